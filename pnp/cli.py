@@ -1,0 +1,87 @@
+"""The `pnp` command: wiring only. Each command calls one stage function."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp import __version__
+from pnp.diagnostics import Report
+
+DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
+
+
+def _data_option(function):
+    return click.option("--data", "data", type=click.Path(path_type=Path, file_okay=False), default=None,
+                        help=DATA_HELP)(function)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pnp")
+def cli() -> None:
+    """Print-and-play card sheets, player aids and rulebooks from plain game data."""
+
+
+@cli.command()
+@_data_option
+@click.argument("games", nargs=-1)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (notes never fail).")
+@click.option("--lang", default="en", show_default=True, help="Language for titles in the report.")
+def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str) -> None:
+    """Check that each game's components, setup and examples add up.
+
+    GAMES are game ids under --data, or paths to game folders; none means all.
+    """
+    from pnp.commands.check import run_check
+
+    sys.exit(run_check(data, games, strict, lang))
+
+
+@cli.command(name="list")
+@_data_option
+@click.option("--lang", default="en", show_default=True, help="Language for titles.")
+def list_games(data: Path | None, lang: str) -> None:
+    """List the games found, with players and components."""
+    from pnp.commands.listing import run_list
+
+    sys.exit(run_list(data, lang))
+
+
+@cli.command()
+@_data_option
+@click.argument("game_id")
+@click.option("--lang", "languages", multiple=True, default=("en",), show_default=True,
+              help="Languages the game ships in (repeat for several; the first is the source).")
+def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
+    """Start a new game folder with a commented manifest and a card list."""
+    from pnp.commands.scaffold import run_new
+
+    sys.exit(run_new(data, game_id, languages))
+
+
+@cli.command()
+@_data_option
+@click.argument("games", nargs=-1)
+@click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in).")
+@click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
+              help="Papers to build (default: a4 and letter).")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
+              help="Output folder.")
+def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
+          out: Path) -> None:
+    """Build every printable for the games (all games when none are named)."""
+    from pnp.commands.build import run_build
+
+    sys.exit(run_build(data, games, languages, papers, out))
+
+
+def main() -> None:
+    cli(prog_name="pnp")
+
+
+def report_and_exit_code(report: Report) -> int:
+    for diagnostic in report.diagnostics:
+        click.echo(diagnostic.format(Path.cwd()), err=True)
+    return 1 if report.errors else 0

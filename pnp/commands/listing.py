@@ -1,0 +1,33 @@
+"""`pnp list`: what games are here, for whom, with what."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pnp.diagnostics import Report
+from pnp.load.game_folder import data_dir, discover
+from pnp.model.build import load_game
+from pnp.validate.summary import table
+
+
+def run_list(data: Path | None, lang: str) -> int:
+    root = data_dir(data)
+    folders = discover(root)
+    if not folders:
+        click.echo(f"no games found in {root} (start one with 'pnp new GAME-ID')", err=True)
+        return 1
+    rows = []
+    for folder in folders:
+        report = Report()
+        game = load_game(folder, report)
+        if game is None:
+            rows.append([folder.name, "(unreadable: run pnp check)", "-", "-"])
+            continue
+        low, high = game.players
+        players = str(low) if low == high else f"{low}-{high}"
+        components = ", ".join(f"{c.name(lang)} ×{c.count}" for c in game.components.values())
+        rows.append([game.id, game.title(lang), players, components])
+    click.echo(table(["game", "title", "players", "components"], rows))
+    return 0

@@ -1,0 +1,48 @@
+"""`pnp new`: a starter game folder that passes `pnp check` as made."""
+
+from __future__ import annotations
+
+import datetime
+import shutil
+import tempfile
+from pathlib import Path
+
+import click
+from jinja2.sandbox import SandboxedEnvironment
+
+from pnp.load.game_folder import GAME_ID, data_dir
+from pnp.resources import templates_root
+
+
+def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
+    if not GAME_ID.match(game_id):
+        click.echo(f"error: game id {game_id!r} must be lower-case letters, digits and '-' (e.g. my-game)", err=True)
+        return 2
+    folder = data_dir(data) / game_id
+    if folder.exists():
+        click.echo(f"error: {folder} already exists; choose another id or remove it", err=True)
+        return 1
+    env = SandboxedEnvironment(keep_trailing_newline=True)
+    starter = templates_root() / "new-game"
+    context = {
+        "game_id": game_id,
+        "languages": list(dict.fromkeys(languages)) or ["en"],
+        "title": game_id.replace("-", " ").title(),
+        "year": datetime.date.today().year,
+    }
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # Build the folder beside its destination and rename it into place, so an
+    # interrupted `pnp new` never leaves a half-made game behind.
+    staging = Path(tempfile.mkdtemp(prefix=f".{game_id}-", dir=folder.parent))
+    try:
+        (staging / "cards").mkdir()
+        outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}
+        for target, template in outputs.items():
+            text = env.from_string((starter / template).read_text(encoding="utf-8")).render(context)
+            target.write_text(text, encoding="utf-8")
+        staging.rename(folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    click.echo(f"created {folder}: edit game.toml and cards/deck.csv, then run 'pnp check {game_id}'")
+    return 0

@@ -1,0 +1,109 @@
+"""Problems found in a user's game data, collected rather than raised.
+
+A designer fixing a deck wants every problem in one run, so the load and
+validate stages append to a :class:`Report` and carry on; only the CLI decides
+what the exit status is. Bugs in pnp itself are ordinary exceptions and keep
+their traceback.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class Level(enum.IntEnum):
+    """Severity, ordered so that ``max()`` gives the worst."""
+
+    NOTE = 0  # provisional content, known seed errata: informative, never fails
+    WARNING = 1  # probably a mistake (unknown key, typo); fails only with --strict
+    ERROR = 2  # the data is wrong; nothing is built from it
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    level: Level
+    message: str
+    file: Path | None = None
+    line: int | None = None
+    fix: str | None = None
+
+    def location(self, base: Path | None = None) -> str:
+        if self.file is None:
+            return ""
+        path = self.file
+        if base is not None and self.file.resolve().is_relative_to(base.resolve()):
+            path = self.file.resolve().relative_to(base.resolve())
+        return f"{path}:{self.line}" if self.line else f"{path}"
+
+    def format(self, base: Path | None = None) -> str:
+        where = self.location(base)
+        head = f"{where}: " if where else ""
+        text = f"{head}{self.level.name.lower()}: {self.message}"
+        if self.fix:
+            text += f"\n    fix: {self.fix}"
+        return text
+
+
+@dataclass
+class Report:
+    """Everything found while loading and checking one game."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def add(
+        self,
+        level: Level,
+        message: str,
+        file: Path | None = None,
+        line: int | None = None,
+        fix: str | None = None,
+    ) -> None:
+        self.diagnostics.append(Diagnostic(level, message, file, line, fix))
+
+    def error(self, message: str, file: Path | None = None, line: int | None = None,
+              fix: str | None = None) -> None:
+        self.add(Level.ERROR, message, file, line, fix)
+
+    def warning(self, message: str, file: Path | None = None, line: int | None = None,
+                fix: str | None = None) -> None:
+        self.add(Level.WARNING, message, file, line, fix)
+
+    def note(self, message: str, file: Path | None = None, line: int | None = None,
+             fix: str | None = None) -> None:
+        self.add(Level.NOTE, message, file, line, fix)
+
+    def extend(self, other: Report) -> None:
+        self.diagnostics.extend(other.diagnostics)
+
+    def of(self, level: Level) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.level == level]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return self.of(Level.ERROR)
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return self.of(Level.WARNING)
+
+    @property
+    def notes(self) -> list[Diagnostic]:
+        return self.of(Level.NOTE)
+
+    def failed(self, strict: bool = False) -> bool:
+        return bool(self.errors) or (strict and bool(self.warnings))
+
+
+class DataError(Exception):
+    """A single fatal problem in user input, for code paths that cannot go on.
+
+    Prefer ``Report`` where the caller can continue; raise this where it can't
+    (an unreadable file), and let the stage catch it into the report.
+    """
+
+    def __init__(self, message: str, file: Path | None = None, line: int | None = None,
+                 fix: str | None = None) -> None:
+        super().__init__(message)
+        self.diagnostic = Diagnostic(Level.ERROR, message, file, line, fix)

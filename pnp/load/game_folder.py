@@ -1,0 +1,110 @@
+"""Finding game folders and reading their files (stage 1: load).
+
+Only file access and syntax live here; turning the parsed files into typed
+objects is the model stage's job (pnp.model.build).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnp.diagnostics import DataError, Report
+from pnp.load.csv_table import CsvTable, read_csv
+from pnp.load.toml_lines import TomlDoc, load_toml
+
+MANIFEST = "game.toml"
+RULES_DATA = "rules.toml"
+EXAMPLES = "examples.toml"
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+@dataclass
+class GameFiles:
+    """The parsed files of one game folder; any that failed are ``None``."""
+
+    id: str
+    path: Path
+    manifest: TomlDoc | None = None
+    rules_data: TomlDoc | None = None
+    examples: TomlDoc | None = None
+    csv: dict[Path, CsvTable] = field(default_factory=dict)
+
+
+def data_dir(option: Path | None) -> Path:
+    """Games live with the user: ``--data DIR`` or ``./data``."""
+    return (option if option is not None else Path.cwd() / "data")
+
+
+def discover(data: Path) -> list[Path]:
+    """Game folders under ``data``: every sub-folder holding a manifest."""
+    if not data.is_dir():
+        return []
+    return sorted(p for p in data.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
+
+
+def resolve_games(data: Path, names: tuple[str, ...], report: Report) -> list[Path]:
+    """Map the user's game arguments to folders, reporting unknown ones.
+
+    A name may be a game id under ``data`` or a path to a game folder, so a
+    user can check a folder anywhere on disk.
+    """
+    if not names:
+        found = discover(data)
+        if not found:
+            report.error(f"no game folders found in {data}", data, None,
+                         "run pnp from a folder that holds data/<game-id>/game.toml, pass --data DIR, "
+                         "or start one with 'pnp new GAME-ID'")
+        return found
+    folders = []
+    for name in names:
+        candidate = Path(name)
+        if not (candidate.exists() and (candidate.is_dir() or candidate.is_file())):
+            candidate = data / name
+        if not candidate.exists():
+            known = ", ".join(p.name for p in discover(data)) or "none"
+            report.error(f"no game {name!r} in {data}", None, None, f"games found: {known}")
+            continue
+        if not candidate.is_dir():
+            report.error("a game must be a folder, but this is a file", candidate, None,
+                         "pass the folder that holds game.toml")
+            continue
+        if not (candidate / MANIFEST).is_file():
+            report.error(f"no {MANIFEST} in this folder", candidate, None,
+                         f"create {candidate / MANIFEST}, or start a game with 'pnp new GAME-ID'")
+            continue
+        folders.append(candidate)
+    return folders
+
+
+def load_files(folder: Path, report: Report) -> GameFiles:
+    files = GameFiles(id=folder.name, path=folder)
+    files.manifest = _load_toml(folder / MANIFEST, report, required=True)
+    files.rules_data = _load_toml(folder / RULES_DATA, report, required=False)
+    files.examples = _load_toml(folder / EXAMPLES, report, required=False)
+    return files
+
+
+def load_csv(files: GameFiles, path: Path, report: Report) -> CsvTable | None:
+    if path in files.csv:
+        return files.csv[path]
+    try:
+        table = read_csv(path)
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return None
+    for problem in table.problems:
+        report.diagnostics.append(problem.diagnostic)
+    files.csv[path] = table
+    return table
+
+
+def _load_toml(path: Path, report: Report, required: bool) -> TomlDoc | None:
+    if not path.exists() and not required:
+        return None
+    try:
+        return load_toml(path)
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return None

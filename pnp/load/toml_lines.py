@@ -1,0 +1,156 @@
+"""TOML with line numbers for every key.
+
+``tomllib`` reports positions only for syntax errors, yet a designer needs
+"game.toml:42" for a wrong *value* too. We parse with tomllib (so the data is
+exactly what TOML says) and, separately, scan the text for table headers and
+``key =`` lines to map each key path to the line it was written on.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.diagnostics import DataError
+from pnp.load.text_files import read_text
+
+KeyPath = tuple[str | int, ...]
+
+_BARE = r"[A-Za-z0-9_-]+"
+_QUOTED = r'"(?:[^"\\]|\\.)*"|\'[^\']*\''
+_KEY = rf"(?:{_BARE}|{_QUOTED})"
+_DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
+_HEADER = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?")
+_ASSIGN = re.compile(rf"^\s*({_DOTTED})\s*=")
+_INLINE_KEY = re.compile(rf"(?:^|[{{,])\s*({_DOTTED})\s*=")
+_KEY_PART = re.compile(rf"({_KEY})")
+
+
+def _split_dotted(dotted: str) -> list[str]:
+    parts = []
+    for match in _KEY_PART.finditer(dotted):
+        token = match.group(1)
+        if token[0] in "\"'":
+            token = token[1:-1]
+        parts.append(token)
+    return parts
+
+
+@dataclass
+class TomlDoc:
+    """Parsed TOML plus a key-path → line index."""
+
+    path: Path
+    data: dict[str, Any]
+    lines: dict[KeyPath, int] = field(default_factory=dict)
+
+    def line_of(self, *key_path: str | int) -> int | None:
+        """Line of the deepest recorded prefix of ``key_path`` (1-based)."""
+        path = tuple(key_path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return None
+
+
+def _index_lines(text: str) -> dict[KeyPath, int]:
+    lines: dict[KeyPath, int] = {}
+    table: KeyPath = ()
+    array_counts: dict[KeyPath, int] = {}
+    in_multiline: str | None = None
+    depth = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw
+        if in_multiline:
+            if in_multiline in line:
+                in_multiline = None
+            continue
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if depth == 0:
+            header = _HEADER.match(line)
+            if header and not _ASSIGN.match(line):
+                parts = tuple(_split_dotted(header.group(2)))
+                if header.group(1) == "[[":
+                    index = array_counts.get(parts, 0)
+                    array_counts[parts] = index + 1
+                    # nested arrays reset when their parent restarts
+                    for key in list(array_counts):
+                        if len(key) > len(parts) and key[: len(parts)] == parts:
+                            del array_counts[key]
+                    table = parts + (index,)
+                else:
+                    table = _resolve_table(parts, array_counts)
+                lines.setdefault(table, number)
+                lines.setdefault(table[:-1] if isinstance(table[-1], int) else table, number)
+                continue
+            assign = _ASSIGN.match(line)
+            if assign:
+                key = table + tuple(_split_dotted(assign.group(1)))
+                lines.setdefault(key, number)
+                rest = line[assign.end():]
+                for inner in _INLINE_KEY.finditer(rest):
+                    if rest.lstrip().startswith("{"):
+                        lines.setdefault(key + tuple(_split_dotted(inner.group(1))), number)
+                for quote in ('"""', "'''"):
+                    if rest.count(quote) == 1:
+                        in_multiline = quote
+                depth += _bracket_balance(rest)
+        else:
+            depth += _bracket_balance(line)
+        depth = max(depth, 0)
+    return lines
+
+
+def _resolve_table(parts: tuple[str, ...], array_counts: dict[KeyPath, int]) -> KeyPath:
+    """``[a.b]`` after ``[[a]]`` means the latest element of array ``a``."""
+    resolved: list[str | int] = []
+    for i, part in enumerate(parts):
+        resolved.append(part)
+        prefix = parts[: i + 1]
+        if prefix in array_counts and i < len(parts) - 1:
+            resolved.append(array_counts[prefix] - 1)
+    return tuple(resolved)
+
+
+def _bracket_balance(fragment: str) -> int:
+    balance = 0
+    quote = None
+    for char in fragment:
+        if quote:
+            if char == quote:
+                quote = None
+            continue
+        if char in "\"'":
+            quote = char
+        elif char == "#":
+            break
+        elif char in "[{":
+            balance += 1
+        elif char in "]}":
+            balance -= 1
+    return balance
+
+
+def load_toml(path: Path) -> TomlDoc:
+    """Read a TOML file or raise :class:`DataError` naming file and line."""
+    text = read_text(path)
+    if not text.strip():
+        raise DataError("the file is empty", path, 1, "write the TOML content, or delete the file")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        line = int(match.group(1)) if match else None
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+        if match:
+            reason += f" (column {match.group(2)})"
+        raise DataError(f"malformed TOML: {reason}", path, line,
+                        "check quoting, brackets and '=' on that line") from None
+    return TomlDoc(path=path, data=data, lines=_index_lines(text))

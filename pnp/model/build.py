@@ -1,0 +1,385 @@
+"""Turn a game folder's parsed files into the typed model (stage 2: model).
+
+Each reader reports what it cannot use and carries on with what it can, so a
+single `pnp check` shows every problem in the folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pnp.diagnostics import Report
+from pnp.load.game_folder import GAME_ID, GameFiles, load_csv, load_files
+from pnp.model.cards import read_cards
+from pnp.model.fields import TomlReader
+from pnp.model.game import Component, Deal, Example, Game, GridRule, SeedNote, SetupRow, Source, Term
+from pnp.model.sizes import SizeError, parse_size
+
+MANIFEST_KEYS = {
+    "id", "rules", "source_language", "languages", "players", "minutes", "age", "title", "subtitle",
+    "credits", "terms", "translator_note", "colours", "suits", "kinds", "components", "setup", "note",
+    "palette",
+}
+COMPONENT_KEYS = {
+    "kind", "name", "count", "size", "shape", "printed", "face", "back", "cards", "provisional",
+    "fields", "grid", "orientation", "description",
+}
+TERM_KEYS = {"name", "rgb", "colour", "symbol", "icon", "provisional", "description"}
+SETUP_KEYS = {"players", "pool", "kinds", "in_play", "hand", "revealed", "left", "tricks", "colours", "also"}
+DEAL_KEYS = {"pool", "kinds", "in_play", "hand", "revealed", "left"}
+GRID_KEYS = {"kinds", "suits", "colours", "ranks", "copies"}
+COMPONENT_KINDS = {"cards", "tokens", "dice"}
+
+
+def load_game(folder: Path, report: Report) -> Game | None:
+    """Load and model one game; ``None`` when the manifest is unusable."""
+    files = load_files(folder, report)
+    if files.manifest is None:
+        return None
+    return build_game(files, report)
+
+
+def build_game(files: GameFiles, report: Report) -> Game | None:
+    assert files.manifest is not None
+    reader = TomlReader(files.manifest, report)
+    data = files.manifest.data
+    reader.unknown_keys(data, (), MANIFEST_KEYS)
+
+    game_id = reader.string(data, (), "id", files.id) or files.id
+    if game_id != files.id:
+        reader.error(("id",), f"id {game_id!r} differs from the folder name {files.id!r}",
+                     "rename the folder or change the id so they agree")
+    if not GAME_ID.match(game_id):
+        reader.error(("id",), f"game id {game_id!r} must be lower-case letters, digits and '-'")
+
+    languages = _languages(reader, data)
+    source_language = reader.string(data, (), "source_language", languages[0] if languages else "en") or "en"
+    if languages and source_language not in languages:
+        reader.error(("source_language",), f"{source_language!r} is not in languages {languages}")
+    players = _players(reader, data.get("players"), ("players",))
+
+    colours = _terms(reader, data, "colours", languages)
+    suits = _terms(reader, data, "suits", languages)
+    kinds = _terms(reader, data, "kinds", languages)
+    for suit_id, suit in suits.items():
+        if suit.colour and suit.colour not in colours:
+            reader.error(("suits", suit_id, "colour"), f"unknown colour {suit.colour!r}",
+                         f"declare [colours.{suit.colour}] or use one of: {', '.join(colours) or 'none'}")
+
+    game = Game(
+        id=game_id,
+        path=files.path,
+        titles=reader.languages_map(data, (), "title", languages),
+        source_language=source_language,
+        languages=tuple(languages),
+        players=players or (1, 1),
+        credits=reader.table(data, (), "credits", required=True),
+        terms=reader.languages_map(data, (), "terms", languages),
+        colours=colours,
+        suits=suits,
+        kinds=kinds,
+        components={},
+        setup={},
+        rules=reader.string(data, (), "rules", None),
+        rules_data=files.rules_data,
+        palette=_palette(reader, data),
+        manifest=files.manifest,
+        subtitles=reader.languages_map(data, (), "subtitle", languages, required=False),
+        translator_notes=reader.languages_map(data, (), "translator_note", languages, required=False),
+        minutes=reader.integer(data, (), "minutes", None, minimum=1),
+        age=reader.integer(data, (), "age", None, minimum=1),
+    )
+    credits = game.credits
+    if credits and not isinstance(credits.get("author"), str):
+        reader.error(("credits", "author"), "every game credits its author", 'add author = "..." under [credits]')
+    game.components = _components(reader, files, game, report)
+    game.setup = _setup(reader, data, game)
+    game.notes = _notes(reader, data)
+    game.examples = _examples(files, report)
+    return game
+
+
+def _languages(reader: TomlReader, data: dict[str, Any]) -> list[str]:
+    value = data.get("languages")
+    if value is None:
+        reader.error(("languages",), "missing", 'add languages = ["en"] (the languages the game ships in)')
+        return ["en"]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        reader.error(("languages",), f"expected a list of language codes, found {value!r}",
+                     'write languages = ["en", "ja"]')
+        return ["en"]
+    return list(dict.fromkeys(value))
+
+
+def _players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple[int, int] | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        low = high = value
+    elif (isinstance(value, list) and len(value) == 2
+          and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        low, high = value
+    else:
+        reader.error(path, f"expected a player count or [min, max], found {value!r}",
+                     "write players = [2, 6] or players = 4")
+        return None
+    if low < 1 or high < low:
+        reader.error(path, f"player range {low}-{high} is empty or below 1")
+        return None
+    return low, high
+
+
+def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[str]) -> dict[str, Term]:
+    terms: dict[str, Term] = {}
+    for term_id, table in reader.table(data, (), key).items():
+        path = (key, term_id)
+        if not isinstance(table, dict):
+            reader.error(path, "expected a table with at least a name")
+            continue
+        reader.unknown_keys(table, path, TERM_KEYS)
+        rgb = reader.string(table, path, "rgb", None)
+        if rgb is not None and not _is_rgb(rgb):
+            reader.error(path + ("rgb",), f"expected a colour like \"#c62828\", found {rgb!r}")
+            rgb = None
+        terms[term_id] = Term(
+            id=term_id,
+            names=reader.languages_map(table, path, "name", languages),
+            rgb=rgb,
+            colour=reader.string(table, path, "colour", None),
+            symbol=reader.string(table, path, "symbol", None),
+            extra={k: v for k, v in table.items() if k in {"icon", "provisional", "description"}},
+            source=Source(reader.doc.path, reader.line(*path)),
+        )
+    return terms
+
+
+def _is_rgb(value: str) -> bool:
+    return len(value) == 7 and value.startswith("#") and all(c in "0123456789abcdefABCDEF" for c in value[1:])
+
+
+def _palette(reader: TomlReader, data: dict[str, Any]) -> dict[str, str]:
+    palette = {}
+    for name, value in reader.table(data, (), "palette").items():
+        if isinstance(value, str) and _is_rgb(value):
+            palette[name] = value
+        else:
+            reader.error(("palette", name), f"expected a colour like \"#202020\", found {value!r}")
+    return palette
+
+
+def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report) -> dict[str, Component]:
+    components: dict[str, Component] = {}
+    tables = reader.table(files.manifest.data if files.manifest else {}, (), "components", required=True)
+    for component_id, table in tables.items():
+        path = ("components", component_id)
+        if not isinstance(table, dict):
+            reader.error(path, "expected a table")
+            continue
+        reader.unknown_keys(table, path, COMPONENT_KEYS)
+        kind = reader.string(table, path, "kind", "cards") or "cards"
+        if kind not in COMPONENT_KINDS:
+            reader.error(path + ("kind",), f"unknown component kind {kind!r}",
+                         f"use one of: {', '.join(sorted(COMPONENT_KINDS))}")
+        count = reader.integer(table, path, "count")
+        printed = table.get("printed", kind != "dice")
+        size = None
+        if "size" in table:
+            try:
+                size = parse_size(table["size"])
+            except SizeError as exc:
+                reader.error(path + ("size",), str(exc), exc.fix)
+        elif printed:
+            reader.error(path + ("size",), "missing",
+                         'add size = "poker" (or "bridge", "mini", "tarot", "square", [w, h] in mm)')
+        fields = table.get("fields", [])
+        if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+            reader.error(path + ("fields",), f"expected a list of column names, found {fields!r}")
+            fields = []
+        provisional = table.get("provisional")
+        if provisional is not None and not isinstance(provisional, str):
+            reader.error(path + ("provisional",), "expected text saying why the content is a reconstruction")
+            provisional = None
+        cards_file = None
+        cards = ()
+        list_failed = False
+        if "cards" in table:
+            rel = reader.string(table, path, "cards")
+            if rel:
+                cards_file = (files.path / rel)
+                list_failed = True
+                if not _inside(cards_file, files.path):
+                    reader.error(path + ("cards",), f"{rel!r} points outside the game folder")
+                elif not cards_file.is_file():
+                    reader.error(path + ("cards",), f"card list {rel!r} not found",
+                                 f"create {cards_file}, or fix the path")
+                else:
+                    csv_table = load_csv(files, cards_file, report)
+                    # a list with unreadable rows is still checked row by row, but
+                    # not counted: its totals would only repeat the row errors
+                    list_failed = csv_table is None or bool(csv_table.problems)
+                    if csv_table is not None:
+                        cards = read_cards(csv_table, component_id, tuple(fields), game, report,
+                                           provisional=provisional is not None)
+        components[component_id] = Component(
+            id=component_id,
+            kind=kind,
+            names=reader.languages_map(table, path, "name", game.languages),
+            count=count if count is not None else 0,
+            size=size,
+            shape=reader.string(table, path, "shape", "round" if kind == "tokens" else "rect") or "rect",
+            printed=bool(printed),
+            face=reader.string(table, path, "face", None),
+            back=reader.string(table, path, "back", None),
+            cards_file=cards_file,
+            provisional=provisional,
+            fields=tuple(fields),
+            grids=_grids(reader, table, path),
+            cards=cards,
+            source=Source(reader.doc.path, reader.line(*path)),
+            list_failed=list_failed,
+            descriptions=reader.languages_map(table, path, "description", game.languages, required=False),
+        )
+    return components
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _grids(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...]) -> tuple[GridRule, ...]:
+    grids = []
+    for index, grid in enumerate(table.get("grid", [])):
+        grid_path = path + ("grid", index)
+        if not isinstance(grid, dict):
+            reader.error(grid_path, "expected a table")
+            continue
+        reader.unknown_keys(grid, grid_path, GRID_KEYS)
+        ranks = _ranks(reader, grid.get("ranks", []), grid_path + ("ranks",))
+        grids.append(GridRule(
+            kinds=tuple(grid.get("kinds", [])),
+            suits=tuple(grid.get("suits", [])),
+            colours=tuple(grid.get("colours", [])),
+            ranks=ranks,
+            copies=reader.integer(grid, grid_path, "copies", 1) or 1,
+            source=Source(reader.doc.path, reader.line(*grid_path)),
+        ))
+    return tuple(grids)
+
+
+def _ranks(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple[int, ...]:
+    """``[1, 2, 3]`` or ``"1-10"``: ranges read the way designers write them."""
+    if isinstance(value, str):
+        low, sep, high = value.partition("-")
+        if sep and low.strip().isdigit() and high.strip().isdigit():
+            return tuple(range(int(low), int(high) + 1))
+        reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {value!r}")
+        return ()
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return tuple(value)
+    reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {value!r}")
+    return ()
+
+
+def _deal(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...],
+          default_pool: str | None) -> Deal | None:
+    pool = reader.string(table, path, "pool", default_pool)
+    in_play = reader.integer(table, path, "in_play")
+    hand = reader.integer(table, path, "hand")
+    revealed = reader.integer(table, path, "revealed", 0)
+    left = reader.integer(table, path, "left", None)
+    kinds = table.get("kinds", [])
+    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+        reader.error(path + ("kinds",), f"expected a list of card kinds, found {kinds!r}")
+        kinds = []
+    if pool is None or in_play is None or hand is None or revealed is None:
+        return None
+    return Deal(pool=pool, in_play=in_play, hand=hand, revealed=revealed, left=left, kinds=tuple(kinds))
+
+
+def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> dict[int, SetupRow]:
+    rows: dict[int, SetupRow] = {}
+    default_pool = next((c.id for c in game.components.values() if c.kind == "cards"), None)
+    for index, table in enumerate(data.get("setup", [])):
+        path = ("setup", index)
+        if not isinstance(table, dict):
+            reader.error(path, "expected a [[setup]] table")
+            continue
+        reader.unknown_keys(table, path, SETUP_KEYS)
+        players = _players(reader, table.get("players"), path + ("players",))
+        main = _deal(reader, table, path, default_pool)
+        also = {}
+        for name, sub in reader.table(table, path, "also").items():
+            if isinstance(sub, dict):
+                reader.unknown_keys(sub, path + ("also", name), DEAL_KEYS)
+                deal = _deal(reader, sub, path + ("also", name), None)
+                if deal:
+                    also[name] = deal
+        if players is None or main is None:
+            continue
+        for count in range(players[0], players[1] + 1):
+            if count in rows:
+                reader.error(path + ("players",), f"{count} players already has a setup row "
+                             f"(line {rows[count].source.line if rows[count].source else '?'})")
+                continue
+            rows[count] = SetupRow(
+                players=count, main=main, also=also,
+                tricks=reader.integer(table, path, "tricks", None),
+                colours=reader.integer(table, path, "colours", None),
+                source=Source(reader.doc.path, reader.line(*path)),
+            )
+    return rows
+
+
+def _notes(reader: TomlReader, data: dict[str, Any]) -> tuple[SeedNote, ...]:
+    notes = []
+    for index, table in enumerate(data.get("note", [])):
+        path = ("note", index)
+        if not isinstance(table, dict) or not isinstance(table.get("text"), str):
+            reader.error(path, "a [[note]] needs id and text")
+            continue
+        reader.unknown_keys(table, path, {"id", "text"})
+        notes.append(SeedNote(id=str(table.get("id", index + 1)), text=table["text"],
+                              source=Source(reader.doc.path, reader.line(*path))))
+    return tuple(notes)
+
+
+def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
+    if files.examples is None:
+        return ()
+    reader = TomlReader(files.examples, report)
+    examples = []
+    seen: dict[str, int | None] = {}
+    for index, table in enumerate(files.examples.data.get("example", [])):
+        path = ("example", index)
+        if not isinstance(table, dict):
+            reader.error(path, "expected an [[example]] table")
+            continue
+        reader.unknown_keys(table, path, {"id", "kind", "inputs", "expect", "deviation", "description", "note"})
+        example_id = reader.string(table, path, "id")
+        kind = reader.string(table, path, "kind")
+        expect = reader.table(table, path, "expect", required=True)
+        if not example_id or not kind:
+            continue
+        if example_id in seen:
+            reader.error(path + ("id",), f"duplicate example id {example_id!r} (first at line {seen[example_id]})")
+            continue
+        seen[example_id] = reader.line(*path)
+        examples.append(Example(
+            id=example_id, kind=kind,
+            inputs=reader.table(table, path, "inputs"),
+            expect=expect,
+            deviation=reader.string(table, path, "deviation", None),
+            source=Source(files.examples.path, reader.line(*path)),
+            expect_line=reader.line(*path, "expect"),
+        ))
+    return tuple(examples)
+
+
+def parse_size_or_none(value: Any) -> tuple[float, float] | None:
+    try:
+        return parse_size(value)
+    except SizeError:
+        return None

@@ -1,0 +1,129 @@
+"""Cards from a CSV card list.
+
+Columns: ``id, count, kind, suit, colour, rank, provisional``, texts per
+language as ``name.en``/``name.ja`` and ``text.en``/``text.ja``, and the extra
+columns a component declares in ``fields`` (plain, or per language as
+``animal.en``). Anything else is a warning that names the column, because a
+typo in a header would otherwise silently drop a whole column.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pnp.diagnostics import Report
+from pnp.load.csv_table import CsvTable
+from pnp.model.fields import closest
+from pnp.model.game import Card, Source
+
+if TYPE_CHECKING:
+    from pnp.model.game import Game
+
+BASE_COLUMNS = ("id", "count", "kind", "suit", "colour", "rank", "provisional")
+TEXT_FIELDS = ("name", "text")
+TRUE_WORDS = {"yes", "y", "true", "1", "x", "provisional"}
+
+
+def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: Game, report: Report,
+               provisional: bool = False) -> tuple[Card, ...]:
+    languages = game.languages
+    header_line = min((row.line for row in table.rows), default=2) - 1 or 1
+    localised, plain = _classify_columns(table, fields, languages, report, header_line)
+    if "id" not in table.header:
+        report.error("the card list has no 'id' column", table.path, header_line,
+                     "add an id column with a unique id per card")
+        return ()
+    _require_language_columns(table, localised, languages, report, header_line)
+    cards = []
+    for row in table.rows:
+        values = row.values
+        card_id = values.get("id", "")
+        if not card_id:
+            report.error("card has no id", table.path, row.line, "give every row a unique id")
+            continue
+        count = _count(values.get("count", "1"), table, row.line, report)
+        rank = _rank(values.get("rank", ""), table, row.line, report)
+        texts: dict[str, dict[str, str]] = {}
+        for base in localised:
+            texts[base] = {lang: values[f"{base}.{lang}"] for lang in languages if f"{base}.{lang}" in values}
+            present = {lang for lang, text in texts[base].items() if text}
+            if present:
+                for lang in languages:
+                    if lang not in present and f"{base}.{lang}" in values:
+                        report.error(f"card {card_id!r}: missing translation {base}.{lang}", table.path, row.line,
+                                     f"fill in the {base}.{lang} column")
+        cards.append(Card(
+            id=card_id,
+            component=component,
+            count=count,
+            kind=values.get("kind") or None,
+            suit=values.get("suit") or None,
+            colour=values.get("colour") or None,
+            rank=rank,
+            texts=texts,
+            fields={name: values[name] for name in plain if name in values},
+            provisional=provisional or values.get("provisional", "").strip().lower() in TRUE_WORDS,
+            source=Source(table.path, row.line),
+        ))
+    return tuple(cards)
+
+
+def _classify_columns(table: CsvTable, fields: tuple[str, ...], languages: tuple[str, ...], report: Report,
+                      header_line: int) -> tuple[list[str], list[str]]:
+    localised: list[str] = []
+    plain: list[str] = []
+    known_bases = set(TEXT_FIELDS) | set(fields)
+    for column in table.header:
+        base, dot, lang = column.partition(".")
+        if not dot and column in BASE_COLUMNS:
+            continue
+        if not dot and column in fields:
+            plain.append(column)
+            continue
+        if dot and base in known_bases:
+            if lang not in languages:
+                report.warning(f"column {column!r}: language {lang!r} is not declared in game.toml", table.path,
+                               header_line, "add the language to 'languages', or remove the column")
+            elif base not in localised:
+                localised.append(base)
+            continue
+        candidates = list(BASE_COLUMNS) + list(fields) + [f"{b}.{lang}" for b in known_bases for lang in languages]
+        hint = closest(column, candidates)
+        report.warning(f"unknown column {column!r} (ignored)", table.path, header_line,
+                       f"did you mean {hint!r}?" if hint else
+                       "declare it in the component's fields = [...] in game.toml, or remove it")
+    return localised, plain
+
+
+def _require_language_columns(table: CsvTable, localised: list[str], languages: tuple[str, ...], report: Report,
+                              header_line: int) -> None:
+    for base in localised:
+        for lang in languages:
+            if f"{base}.{lang}" not in table.header:
+                report.error(f"column {base}.{lang} is missing: every language needs its own {base}",
+                             table.path, header_line, f"add a {base}.{lang} column with the translations")
+
+
+def _count(raw: str, table: CsvTable, line: int, report: Report) -> int:
+    text = raw.strip() or "1"
+    try:
+        value = int(text)
+    except ValueError:
+        report.error(f"count {raw!r} is not a whole number", table.path, line, "write a number such as 1 or 3")
+        return 0
+    if value < 0:
+        report.error(f"count {value} is negative", table.path, line, "write 0 or more")
+        return 0
+    return value
+
+
+def _rank(raw: str, table: CsvTable, line: int, report: Report) -> int | None:
+    text = raw.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        report.error(f"rank {raw!r} is not a whole number", table.path, line,
+                     "write the rank as a number (A = 1, J = 11, Q = 12, K = 13), or leave it empty")
+        return None

@@ -1,0 +1,139 @@
+"""Typed reads from a TOML document that report, rather than raise, bad values.
+
+MkDocs-style config validation: every key is read through one of these
+helpers, so a string where a number belongs, a negative count or an unknown
+key each become one report entry with the file and line, and reading goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pnp.diagnostics import Report
+from pnp.load.toml_lines import TomlDoc
+
+Path_ = tuple[str | int, ...]
+
+_MISSING = object()
+
+
+@dataclass
+class TomlReader:
+    doc: TomlDoc
+    report: Report
+
+    def line(self, *path: str | int) -> int | None:
+        return self.doc.line_of(*path)
+
+    def error(self, path: Path_, message: str, fix: str | None = None) -> None:
+        self.report.error(f"{_dotted(path)}: {message}", self.doc.path, self.line(*path), fix)
+
+    def warning(self, path: Path_, message: str, fix: str | None = None) -> None:
+        self.report.warning(f"{_dotted(path)}: {message}", self.doc.path, self.line(*path), fix)
+
+    def value(self, table: dict[str, Any], path: Path_, key: str, default: Any = _MISSING) -> Any:
+        if key in table:
+            return table[key]
+        if default is _MISSING:
+            self.error(path + (key,), "missing required key", f"add '{key} = ...' to this table")
+            return None
+        return default
+
+    def integer(self, table: dict[str, Any], path: Path_, key: str, default: Any = _MISSING,
+                minimum: int | None = 0) -> int | None:
+        value = self.value(table, path, key, default)
+        if value is None or value is default and default is not _MISSING:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(path + (key,), f"expected a whole number, found {value!r}", f"write {key} = 3, without quotes")
+            return None
+        if minimum is not None and value < minimum:
+            self.error(path + (key,), f"must be at least {minimum}, found {value}")
+            return None
+        return value
+
+    def string(self, table: dict[str, Any], path: Path_, key: str, default: Any = _MISSING) -> str | None:
+        value = self.value(table, path, key, default)
+        if value is None or (value is default and default is not _MISSING):
+            return value
+        if not isinstance(value, str):
+            self.error(path + (key,), f"expected text, found {value!r}", f'write {key} = "..."')
+            return None
+        return value
+
+    def table(self, table: dict[str, Any], path: Path_, key: str, required: bool = False) -> dict[str, Any]:
+        value = table.get(key)
+        if value is None:
+            if required:
+                self.error(path + (key,), "missing required table", f"add a [{_dotted(path + (key,))}] table")
+            return {}
+        if not isinstance(value, dict):
+            self.error(path + (key,), f"expected a table, found {value!r}")
+            return {}
+        return value
+
+    def languages_map(self, table: dict[str, Any], path: Path_, key: str, languages: Iterable[str],
+                      required: bool = True) -> dict[str, str]:
+        """A per-language text such as ``title = { en = "...", ja = "..." }``.
+
+        Every declared language must be present: a missing translation of a
+        title or a card name is an error, not a blank on the printed page.
+        """
+        value = table.get(key)
+        if value is None:
+            if required:
+                example = ", ".join(f"{lang} = ..." for lang in languages)
+                self.error(path + (key,), "missing", f"add {key} = {{ {example} }}")
+            return {}
+        if isinstance(value, str):
+            self.error(path + (key,), "expected one text per language",
+                       f'write {key} = {{ {", ".join(f"{lang} = ..." for lang in languages)} }}')
+            return {}
+        if not isinstance(value, dict):
+            self.error(path + (key,), f"expected a table of texts per language, found {value!r}")
+            return {}
+        result: dict[str, str] = {}
+        for lang, text in value.items():
+            if not isinstance(text, str):
+                self.error(path + (key, lang), f"expected text, found {text!r}")
+            elif lang not in languages:
+                self.warning(path + (key, lang), f"language {lang!r} is not declared in 'languages'",
+                             "add it to languages, or remove this text")
+            else:
+                result[lang] = text
+        for lang in languages:
+            if not result.get(lang, "").strip() and lang not in value:
+                self.error(path + (key,), f"missing translation for {lang!r}", f"add {lang} = \"...\"")
+        return result
+
+    def unknown_keys(self, table: dict[str, Any], path: Path_, known: Iterable[str]) -> None:
+        known_set = set(known)
+        for key in table:
+            if key not in known_set:
+                hint = _closest(key, known_set)
+                self.warning(path + (key,), "unknown key (ignored)",
+                             f"did you mean {hint!r}?" if hint else f"known keys: {', '.join(sorted(known_set))}")
+
+
+def _dotted(path: Path_) -> str:
+    parts = []
+    for part in path:
+        if isinstance(part, int):
+            parts[-1] = f"{parts[-1]}[{part + 1}]" if parts else f"[{part + 1}]"
+        else:
+            parts.append(part)
+    return ".".join(parts) if parts else "(top level)"
+
+
+def _closest(word: str, candidates: set[str]) -> str | None:
+    import difflib
+
+    matches = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The known name a typo most likely meant, for 'did you mean' hints."""
+    return _closest(word, set(candidates))

@@ -1,0 +1,210 @@
+"""The typed rules model of a game: what the validators and renderers read.
+
+Every object remembers where it was written (:class:`Source`), so a check
+that fails deep in a rules module can still say "cards/deck.csv:14".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.load.toml_lines import TomlDoc
+
+
+@dataclass(frozen=True)
+class Source:
+    file: Path
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else str(self.file)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A named thing in the game's vocabulary: a colour, suit or card kind."""
+
+    id: str
+    names: dict[str, str]  # language -> display name
+    rgb: str | None = None  # "#rrggbb", for colours
+    colour: str | None = None  # for suits: the colour id they print in
+    symbol: str | None = None  # icon name or a character, for B/W legibility
+    extra: dict[str, Any] = field(default_factory=dict)
+    source: Source | None = None
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or next(iter(self.names.values()), self.id)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One distinct card (a CSV row); ``count`` copies are printed."""
+
+    id: str
+    component: str
+    count: int
+    kind: str | None = None
+    suit: str | None = None
+    colour: str | None = None
+    rank: int | None = None
+    texts: dict[str, dict[str, str]] = field(default_factory=dict)  # field -> lang -> text
+    fields: dict[str, str] = field(default_factory=dict)  # declared extra columns
+    provisional: bool = False
+    source: Source | None = None
+
+    def text(self, name: str, lang: str) -> str:
+        return self.texts.get(name, {}).get(lang, "")
+
+
+@dataclass(frozen=True)
+class GridRule:
+    """A declared suit × rank grid: each combination exactly ``copies`` times."""
+
+    kinds: tuple[str, ...]
+    suits: tuple[str, ...]
+    colours: tuple[str, ...]
+    ranks: tuple[int, ...]
+    copies: int
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Component:
+    """A set of pieces sharing size, shape and back (a deck, the coins...)."""
+
+    id: str
+    kind: str  # "cards" | "tokens" | "dice" | ...
+    names: dict[str, str]
+    count: int  # declared total number of pieces
+    size: tuple[float, float] | None  # width, height in mm at portrait
+    shape: str = "rect"  # "rect" | "round"
+    printed: bool = True  # False for dice the players bring
+    face: str | None = None  # layout name
+    back: str | None = None  # layout name
+    cards_file: Path | None = None
+    provisional: str | None = None  # why the content is a reconstruction
+    fields: tuple[str, ...] = ()
+    grids: tuple[GridRule, ...] = ()
+    cards: tuple[Card, ...] = ()
+    source: Source | None = None
+    list_failed: bool = False  # the card list could not be read: skip checks that count it
+    descriptions: dict[str, str] = field(default_factory=dict)
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or next(iter(self.names.values()), self.id)
+
+    @property
+    def found(self) -> int:
+        return sum(card.count for card in self.cards)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Cards of one pool at one player count: how many are used and dealt."""
+
+    pool: str  # component id
+    in_play: int
+    hand: int
+    revealed: int = 0
+    left: int | None = None  # cards still in hand when the round ends
+    kinds: tuple[str, ...] = ()  # only these card kinds of the pool, e.g. Two Ops' pips
+
+
+@dataclass(frozen=True)
+class SetupRow:
+    """Setup for one player count. ``hand`` etc. read the main deal."""
+
+    players: int
+    main: Deal
+    also: dict[str, Deal] = field(default_factory=dict)
+    tricks: int | None = None
+    colours: int | None = None
+    source: Source | None = None
+
+    @property
+    def in_play(self) -> int:
+        return self.main.in_play
+
+    @property
+    def hand(self) -> int:
+        return self.main.hand
+
+    @property
+    def revealed(self) -> int:
+        return self.main.revealed
+
+    @property
+    def left(self) -> int | None:
+        return self.main.left
+
+    @property
+    def deals(self) -> dict[str, Deal]:
+        return {"main": self.main, **self.also}
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example: inputs and the stated result, recomputed on check."""
+
+    id: str
+    kind: str
+    inputs: dict[str, Any]
+    expect: dict[str, Any]
+    deviation: str | None = None  # a known seed erratum: the seed's result is wrong
+    source: Source | None = None
+    expect_line: int | None = None
+
+
+@dataclass(frozen=True)
+class SeedNote:
+    """A known gap or erratum in the source material, reported as a note."""
+
+    id: str
+    text: str
+    source: Source | None = None
+
+
+@dataclass
+class Game:
+    id: str
+    path: Path
+    titles: dict[str, str]
+    source_language: str
+    languages: tuple[str, ...]
+    players: tuple[int, int]
+    credits: dict[str, Any]
+    terms: dict[str, str]
+    colours: dict[str, Term]
+    suits: dict[str, Term]
+    kinds: dict[str, Term]
+    components: dict[str, Component]
+    setup: dict[int, SetupRow]
+    rules: str | None = None  # rules module name in pnp.rules
+    rules_data: TomlDoc | None = None  # rules.toml: game-specific tables
+    examples: tuple[Example, ...] = ()
+    notes: tuple[SeedNote, ...] = ()
+    palette: dict[str, str] = field(default_factory=dict)
+    manifest: TomlDoc | None = None
+    subtitles: dict[str, str] = field(default_factory=dict)
+    translator_notes: dict[str, str] = field(default_factory=dict)  # printed on the title page
+    minutes: int | None = None
+    age: int | None = None
+
+    def title(self, lang: str) -> str:
+        return self.titles.get(lang) or self.titles[self.source_language]
+
+    def cards(self, component: str) -> tuple[Card, ...]:
+        return self.components[component].cards
+
+    def all_cards(self) -> Iterator[Card]:
+        for component in self.components.values():
+            yield from component.cards
+
+    def card(self, card_id: str) -> Card | None:
+        for card in self.all_cards():
+            if card.id == card_id:
+                return card
+        return None

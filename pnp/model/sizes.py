@@ -1,0 +1,43 @@
+"""Card sizes as the data states them: a preset name, "WxH" or [w, h] in mm."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+CARD_PRESETS: dict[str, tuple[float, float]] = {
+    "poker": (63.5, 88.9),
+    "bridge": (57.2, 88.9),
+    "mini": (44.5, 63.5),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+    "coin": (25.0, 25.0),
+}
+LARGEST_MM = 280.0  # anything bigger cannot sit on A4 or Letter with margins
+
+
+class SizeError(ValueError):
+    def __init__(self, message: str, fix: str | None = None) -> None:
+        super().__init__(message)
+        self.fix = fix or f'use a preset ({", ".join(CARD_PRESETS)}), "63.5x88.9" or [63.5, 88.9] in mm'
+
+
+def parse_size(value: Any) -> tuple[float, float]:
+    """(width, height) in mm; landscape sizes simply have width > height."""
+    if isinstance(value, str):
+        if value in CARD_PRESETS:
+            return CARD_PRESETS[value]
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm)?\s*", value)
+        if not match:
+            raise SizeError(f"unknown card size {value!r}")
+        width, height = float(match.group(1)), float(match.group(2))
+    elif (isinstance(value, list) and len(value) == 2
+          and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+        width, height = float(value[0]), float(value[1])
+    else:
+        raise SizeError(f"unknown card size {value!r}")
+    if width <= 0 or height <= 0:
+        raise SizeError(f"card size {width} × {height} mm must be positive")
+    if max(width, height) > LARGEST_MM:
+        raise SizeError(f"card size {width} × {height} mm does not fit on A4 or Letter")
+    return width, height

@@ -1,0 +1,156 @@
+"""Checks every game gets, whatever its rules (stage 3: validate)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pnp.diagnostics import Report
+from pnp.model.fields import closest
+from pnp.model.game import Component, Game
+
+
+def check_counts(game: Game, report: Report) -> None:
+    """Declared component counts against what the card lists hold."""
+    for component in game.components.values():
+        if component.cards_file is None or component.list_failed:
+            continue
+        if component.found != component.count:
+            report.error(
+                f"component {component.id!r} declares {component.count} pieces but "
+                f"{_rel(component.cards_file, game)} holds {component.found}",
+                _manifest(game), component.source.line if component.source else None,
+                "fix the count in game.toml or the count column of the card list",
+            )
+
+
+def check_vocabulary(game: Game, report: Report) -> None:
+    """Unknown colour, suit and kind names: a typo must not print a blank card."""
+    vocabularies = (("colour", game.colours), ("suit", game.suits), ("kind", game.kinds))
+    for card in game.all_cards():
+        for attribute, known in vocabularies:
+            value = getattr(card, attribute)
+            if value is None or value in known:
+                continue
+            hint = closest(value, known)
+            fix = f"did you mean {hint!r}?" if hint else (
+                f"known {attribute}s: {', '.join(known)}" if known else f"declare [{attribute}s.{value}] in game.toml")
+            report.error(f"card {card.id!r}: unknown {attribute} {value!r}",
+                         card.source.file if card.source else None, card.source.line if card.source else None, fix)
+        if card.suit and card.colour and card.suit in game.suits:
+            suit_colour = game.suits[card.suit].colour
+            if suit_colour and suit_colour != card.colour:
+                report.error(f"card {card.id!r}: suit {card.suit!r} prints in {suit_colour!r}, not {card.colour!r}",
+                             card.source.file if card.source else None, card.source.line if card.source else None)
+
+
+def check_duplicate_ids(game: Game, report: Report) -> None:
+    first_seen: dict[str, str] = {}
+    for card in game.all_cards():
+        where = str(card.source) if card.source else card.component
+        if card.id in first_seen:
+            report.error(f"duplicate card id {card.id!r} (first at {first_seen[card.id]})",
+                         card.source.file if card.source else None, card.source.line if card.source else None,
+                         "give every card a unique id")
+        else:
+            first_seen[card.id] = where
+
+
+def check_grids(game: Game, report: Report) -> None:
+    """Each declared suit × rank combination exactly as often as declared."""
+    for component in game.components.values():
+        if component.list_failed:
+            continue
+        for grid in component.grids:
+            axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)
+            counted: Counter[tuple[str | None, int | None]] = Counter()
+            for card in component.cards:
+                if grid.kinds and card.kind not in grid.kinds:
+                    continue
+                counted[(getattr(card, axis_attr), card.rank)] += card.count
+            line = grid.source.line if grid.source else None
+            for value in axis:
+                for rank in grid.ranks:
+                    found = counted.pop((value, rank), 0)
+                    if found != grid.copies:
+                        report.error(
+                            f"component {component.id!r}: {value} {rank} appears {found} time(s), "
+                            f"the grid declares {grid.copies}",
+                            _manifest(game), line, "add or remove that card in the card list")
+            for (value, rank), found in sorted(counted.items(), key=str):
+                report.error(
+                    f"component {component.id!r}: {value} {rank} ({found} card(s)) is outside the declared grid",
+                    _manifest(game), line, "fix the card's suit/colour/rank, or widen the grid")
+
+
+def check_setup(game: Game, report: Report) -> None:
+    """Setup arithmetic for every supported player count."""
+    low, high = game.players
+    for players in range(low, high + 1):
+        if players not in game.setup:
+            report.error(f"no setup row for {players} players", _manifest(game),
+                         game.manifest.line_of("players") if game.manifest else None,
+                         "add a [[setup]] row covering this player count, or narrow 'players'")
+    for players, row in sorted(game.setup.items()):
+        line = row.source.line if row.source else None
+        if not low <= players <= high:
+            report.error(f"setup row for {players} players, but the game is for {low}-{high}", _manifest(game), line)
+        for name, deal in row.deals.items():
+            label = "" if name == "main" else f" ({name})"
+            pool = game.components.get(deal.pool)
+            if pool is None:
+                report.error(f"{players} players{label}: unknown pool component {deal.pool!r}", _manifest(game), line,
+                             f"use one of: {', '.join(game.components)}")
+            elif pool.cards_file is not None and not pool.list_failed:
+                available = sum(c.count for c in pool.cards if not deal.kinds or c.kind in deal.kinds)
+                if deal.in_play > available:
+                    of_kinds = f" {'/'.join(deal.kinds)}" if deal.kinds else ""
+                    report.error(f"{players} players{label}: {deal.in_play} cards in play but {pool.id!r} has only "
+                                 f"{available}{of_kinds}", _manifest(game), line)
+            needed = players * deal.hand + deal.revealed
+            if needed > deal.in_play:
+                report.error(f"{players} players{label}: {players} × {deal.hand} dealt + {deal.revealed} revealed = "
+                             f"{needed} > {deal.in_play} cards in play", _manifest(game), line,
+                             "deal fewer cards, reveal fewer, or put more in play")
+        if row.tricks is not None and row.left is not None and row.tricks != row.hand - row.left:
+            report.error(f"{players} players: {row.tricks} tricks but hand {row.hand} − {row.left} left = "
+                         f"{row.hand - row.left}", _manifest(game), line, "tricks must equal hand size − cards left")
+
+
+def note_provisional(game: Game, report: Report) -> None:
+    """Reconstructed content is reported so nobody mistakes it for the source."""
+    for component in game.components.values():
+        if component.provisional:
+            report.note(f"component {component.id!r} is a provisional reconstruction: {component.provisional}",
+                        _manifest(game), component.source.line if component.source else None)
+            continue
+        provisional = [card for card in component.cards if card.provisional]
+        if provisional:
+            first = provisional[0]
+            report.note(f"component {component.id!r}: {len(provisional)} card(s) are provisional reconstructions",
+                        first.source.file if first.source else None, first.source.line if first.source else None)
+    for kind in ("colours", "suits", "kinds"):
+        for term in getattr(game, kind).values():
+            if term.extra.get("provisional"):
+                reason = term.extra["provisional"]
+                why = reason if isinstance(reason, str) else "not in the source"
+                report.note(f"{kind[:-1]} {term.id!r} is provisional: {why}",
+                            term.source.file if term.source else None, term.source.line if term.source else None)
+    for note in game.notes:
+        report.note(f"seed note {note.id}: {note.text}", note.source.file if note.source else None,
+                    note.source.line if note.source else None)
+
+
+def _manifest(game: Game):
+    return game.manifest.path if game.manifest else game.path / "game.toml"
+
+
+def _rel(path, game: Game) -> str:
+    try:
+        return str(path.relative_to(game.path))
+    except ValueError:
+        return str(path)
+
+
+def component_rows(game: Game) -> list[tuple[Component, int | None]]:
+    """(component, found) for the report table; found is None when not listed."""
+    return [(c, c.found if c.cards_file is not None else None) for c in game.components.values()]

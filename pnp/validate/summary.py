@@ -1,0 +1,82 @@
+"""The text `pnp check` prints: tables a designer can compare with the rulebook."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pnp.diagnostics import Level
+from pnp.validate import CheckResult
+from pnp.validate.generic import component_rows
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain fixed-width table; East Asian wide characters count double."""
+    widths = [max(_width(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)]
+    lines = [_row(header, widths), "  ".join("-" * w for w in widths)]
+    lines.extend(_row(row, widths) for row in rows)
+    return "\n".join(lines)
+
+
+def _width(text: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    padded = (str(cell) + " " * (width - _width(str(cell))) for cell, width in zip(cells, widths, strict=False))
+    return "  ".join(padded).rstrip()
+
+
+def format_check(result: CheckResult, lang: str, base: Path | None, strict: bool) -> str:
+    game = result.game
+    parts: list[str] = []
+    title = game.title(lang) if game else result.folder.name
+    parts.append(f"== {result.folder.name}: {title}")
+    if game is not None:
+        rows = []
+        for component, found in component_rows(game):
+            if found is None:
+                status = "not listed" if component.printed else "bring your own"
+            elif found == component.count:
+                status = "ok"
+            else:
+                status = "MISMATCH"
+            if component.provisional:
+                status += " (provisional)"
+            found_text = "-" if found is None else str(found)
+            rows.append([component.id, component.kind, str(component.count), found_text, status])
+        parts.append(table(["component", "kind", "declared", "found", "status"], rows))
+        if game.setup:
+            extra_names = sorted({name for row in game.setup.values() for name in row.also})
+            header = ["players", "in play", "dealt", "revealed", "tricks", "left", "colours"]
+            header += [f"{name} dealt" for name in extra_names]
+            setup_rows = []
+            for players, row in sorted(game.setup.items()):
+                cells = [str(players), str(row.in_play), f"{row.hand} each", str(row.revealed),
+                         _opt(row.tricks), _opt(row.left), _opt(row.colours)]
+                cells += [f"{row.also[n].hand} of {row.also[n].in_play}" if n in row.also else "-" for n in extra_names]
+                setup_rows.append(cells)
+            parts.append(table(header, setup_rows))
+        if result.examples:
+            counts = {state: list(result.examples.values()).count(state) for state in set(result.examples.values())}
+            described = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
+            parts.append(f"examples: {len(result.examples)} recomputed ({described})")
+    for level in (Level.ERROR, Level.WARNING, Level.NOTE):
+        for diagnostic in result.report.of(level):
+            parts.append(diagnostic.format(base))
+    parts.append(summary_line(result, strict))
+    return "\n\n".join(parts)
+
+
+def _opt(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def summary_line(result: CheckResult, strict: bool) -> str:
+    report = result.report
+    errors, warnings, notes = len(report.errors), len(report.warnings), len(report.notes)
+    verdict = "FAILED" if report.failed(strict) else "ok"
+    return (f"{result.folder.name}: {verdict} — {errors} error(s), {warnings} warning(s), {notes} note(s)"
+            + (" [--strict]" if strict and warnings else ""))

@@ -1,0 +1,234 @@
+"""Bad input: a message with file and line, exit status 1, no traceback, nothing written.
+
+Each case starts from the starter game that `pnp new` makes (which must pass
+as made), breaks one thing, and checks the exact file:line the user is sent to.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+
+
+@pytest.fixture()
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["new", "mini", "--lang", "en", "--lang", "ja"])
+    assert result.exit_code == 0, result.output
+    return tmp_path / "data" / "mini"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+def test_starter_game_is_clean(game: Path) -> None:
+    code, output = run("check", "mini")
+    assert code == 0
+    assert "mini: ok — 0 error(s), 0 warning(s)" in output
+    # the component table: declared 10, found 10
+    assert re.search(r"deck\s+cards\s+10\s+10\s+ok", output)
+
+
+def test_wrong_count_names_the_component_line(game: Path) -> None:
+    manifest = game / "game.toml"
+    replace(manifest, "count = 10", "count = 12")
+    code, output = run("check", "mini")
+    assert code == 1
+    line = line_of(manifest, "[components.deck]")
+    assert f"data/mini/game.toml:{line}: error: component 'deck' declares 12" in output
+    assert "holds 10" in output
+
+
+def test_unknown_colour_names_the_csv_row(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "blue-3,1,number,,blue,", "blue-3,1,number,,bleu,")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"data/mini/cards/deck.csv:{line_of(cards, 'blue-3')}: error: card 'blue-3': unknown colour 'bleu'" in output
+    assert "did you mean 'blue'?" in output
+
+
+def test_duplicate_id(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "blue-3,", "blue-2,")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"deck.csv:{line_of(cards, 'blue-2,1,number,,blue,3')}: error: duplicate card id 'blue-2'" in output
+
+
+def test_missing_translation(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "Red 4,Red 4", "Red 4,")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"deck.csv:{line_of(cards, 'red-4')}: error: card 'red-4': missing translation name.ja" in output
+
+
+def test_ragged_row_and_all_problems_in_one_run(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "red-2,1,number,,red,2", "red-2,1,number,,red,2,extra")
+    replace(cards, "blue-5,1,number,,blue,5", "blue-5,1,number,,blue")
+    replace(game / "game.toml", "[title]\n", "playerz = 3\n\n[title]\n")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "deck.csv:3: error: row has 9 fields but the header has 8" in output
+    assert f"deck.csv:{line_of(cards, 'blue-5')}: error: row has 7 fields" in output
+    assert "warning: playerz: unknown key (ignored)" in output
+    assert "did you mean 'players'?" in output
+
+
+def test_bad_quoting(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "red-3,1", 'red-3,"1"x')
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"deck.csv:{line_of(cards, 'red-3')}: error: malformed CSV" in output
+
+
+def test_malformed_toml(game: Path) -> None:
+    manifest = game / "game.toml"
+    replace(manifest, 'rgb = "#c62828"', 'rgb = "#c62828')
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"game.toml:{line_of(manifest, 'rgb = ' + chr(34) + '#c62828')}: error: malformed TOML" in output
+
+
+def test_non_utf8_file(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    text = cards.read_text(encoding="utf-8").replace("Red 1,Red 1", "Red 1,赤1")
+    cards.write_bytes(text.encode("shift_jis"))
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"deck.csv:{line_of_bytes(cards, 'red-1')}: error: not UTF-8 text" in output
+    assert "save the file as UTF-8" in output
+
+
+def line_of_bytes(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        if needle.encode() in line:
+            return number
+    raise AssertionError(needle)
+
+
+@pytest.mark.parametrize("name", ["game.toml", "cards/deck.csv"])
+def test_empty_file(game: Path, name: str) -> None:
+    (game / name).write_text("", encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"data/mini/{name}:1: error: the file is empty" in output
+
+
+def test_string_where_number_belongs(game: Path) -> None:
+    manifest = game / "game.toml"
+    replace(manifest, "count = 10", 'count = "ten"')
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "red-1,1,", "red-1,one,")
+    code, output = run("check", "mini")
+    assert code == 1
+    line = line_of(manifest, "count = ")
+    assert f"game.toml:{line}: error: components.deck.count: expected a whole number, found 'ten'" in output
+    assert f"deck.csv:{line_of(cards, 'red-1')}: error: count 'one' is not a whole number" in output
+
+
+def test_negative_count(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "red-1,1,", "red-1,-1,")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"deck.csv:{line_of(cards, 'red-1')}: error: count -1 is negative" in output
+
+
+def test_missing_manifest(game: Path) -> None:
+    (game / "game.toml").unlink()
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "no game.toml in this folder" in output
+
+
+def test_game_that_is_not_a_folder(game: Path, tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "data" / "flat"
+    not_a_folder.write_text("x", encoding="utf-8")
+    code, output = run("check", "flat")
+    assert code == 1
+    assert "a game must be a folder, but this is a file" in output
+
+
+def test_unknown_column_warns_and_strict_fails(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    # every row has count 1, which is also the default, so only the warning remains
+    replace(cards, "id,count,", "id,cuont,")
+    code, output = run("check", "mini")
+    assert code == 0
+    assert "deck.csv:1: warning: unknown column 'cuont'" in output
+    assert "did you mean 'count'?" in output
+    code, _ = run("check", "--strict", "mini")
+    assert code == 1
+
+
+def test_setup_arithmetic(game: Path) -> None:
+    manifest = game / "game.toml"
+    replace(manifest, "hand = 2", "hand = 3")
+    code, output = run("check", "mini")
+    assert code == 1
+    # 4 players × 3 + 1 revealed = 13 > 10; 3 players × 3 + 1 = 10 fits
+    assert "4 players: 4 × 3 dealt + 1 revealed = 13 > 10 cards in play" in output
+    assert "3 players: 3 × 3" not in output
+
+
+def test_grid_gap_is_reported(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "blue-4,1,number,,blue,4", "blue-4,1,number,,blue,5")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "blue 4 appears 0 time(s), the grid declares 1" in output
+    assert "blue 5 appears 2 time(s), the grid declares 1" in output
+
+
+def test_usage_error_exits_2(game: Path) -> None:
+    result = CliRunner().invoke(cli, ["check", "--no-such-option"])
+    assert result.exit_code == 2
+
+
+def test_check_and_failed_build_write_nothing(game: Path, tmp_path: Path) -> None:
+    replace(game / "game.toml", "count = 10", "count = 11")
+    before = sorted(p for p in tmp_path.rglob("*"))
+    code, _ = run("check", "mini")
+    assert code == 1
+    code, output = run("build", "mini")
+    assert code == 1
+    assert "not built" in output
+    assert sorted(p for p in tmp_path.rglob("*")) == before
+
+
+def test_data_option_finds_games_elsewhere(game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, output = run("check", "--data", str(tmp_path / "data"))
+    assert code == 0
+    assert "mini: ok" in output
+    code, output = run("check")
+    assert code == 1
+    assert "no game folders found" in output
