@@ -1,0 +1,377 @@
+"""Fonts by role, checked for coverage and made embeddable by reportlab.
+
+reportlab embeds only TrueType (glyf) outlines and has no font fallback: a
+character the font lacks prints as an empty box. Our default fonts (Noto Sans
+CJK JP) are CFF OpenType, so we subset them to the characters a build uses and
+convert the subset to TrueType outlines, and we refuse to build when any
+character is not covered, naming each one.
+
+Subset files are cached by a hash of the font's bytes and the character set,
+written atomically so parallel builds never read half a file, and written
+deterministically so that ``invariant=1`` PDFs are byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import threading
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+
+from fontTools import subset as ft_subset
+from fontTools.pens.cu2quPen import Cu2QuPen
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib import TTFont as FtFont
+from fontTools.ttLib import TTLibError, newTable
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont as RlFont
+
+from pnp.diagnostics import DataError
+
+REQUIRED_ROLES = ("regular", "bold")
+
+# Bumped whenever the conversion changes, so stale cache files are never reused.
+_CONVERTER_VERSION = "pnp-otf2ttf-1"
+# Any fixed date works; it only has to stay the same between builds (2020-01-01).
+_FIXED_HEAD_TIME = 3660249600
+_CU2QU_MAX_ERR = 1.0  # font units; invisible at print sizes
+
+# Characters every build may draw without listing them (page numbers, counts,
+# suit marks, Japanese brackets). Kept in the subset when the font has them so
+# that small text edits rarely change the subset and its cache file.
+BASELINE_CHARS = frozenset(
+    "".join(chr(c) for c in range(0x20, 0x7F))
+    + "\u00a0©®°±²³·×÷‐‑–—‘’‚“”„†‡•…‰′″‹›€™−∞≤≥→←↑↓"
+    + "♠♥♦♣♤♡♢♧△▲▽▼◇◆○●□■☆★※"
+    + "、。，．・：；？！ー〜～「」『』（）［］｛｝〔〕〈〉《》【】〒〃々〆\u3000"
+    + "０１２３４５６７８９"
+)
+
+
+class MissingGlyphError(DataError):
+    """Raised when text uses characters a font cannot draw.
+
+    ``missing`` maps each role to ``{char: sample}`` so callers and tests can
+    see exactly which characters failed and where they came from.
+    """
+
+    def __init__(self, missing: Mapping[str, Mapping[str, str]], fonts: Mapping[str, Path]) -> None:
+        self.missing = {role: dict(chars) for role, chars in missing.items()}
+        lines = []
+        for role, chars in self.missing.items():
+            lines.append(f"the {role} font ({fonts[role].name}) has no glyph for {len(chars)} character(s):")
+            for char, sample in chars.items():
+                lines.append(f"  {_describe_char(char)} in {sample!r}")
+        super().__init__(
+            "\n".join(lines),
+            fix="replace or remove these characters, or set a font that covers them for that role",
+        )
+
+
+class UnpreparedTextError(ValueError):
+    """Text reached drawing with characters that were never passed to :func:`prepare_fonts`.
+
+    A bug in the caller rather than in the user's data (the data was checked),
+    but still an error: the alternative is an empty box on paper.
+    """
+
+
+@dataclass(frozen=True)
+class FontSet:
+    """The reportlab font names to draw with, one per role.
+
+    ``charset`` is exactly what every role's prepared font can draw; drawing
+    anything else would print an empty box.
+    """
+
+    fonts: Mapping[str, str]
+    charset: frozenset[str] = field(repr=False)
+    paths: Mapping[str, Path] = field(default_factory=dict)
+    ascent: float = 0.88  # of the em, from the regular font's OS/2 typo metrics
+    descent: float = 0.12  # positive, below the baseline
+
+    @property
+    def regular(self) -> str:
+        return self.fonts["regular"]
+
+    @property
+    def bold(self) -> str:
+        return self.fonts["bold"]
+
+    def covers(self, char: str) -> bool:
+        return char in self.charset
+
+    def require(self, text: str) -> None:
+        """Raise :class:`UnpreparedTextError` unless every character of ``text`` can be drawn."""
+        missing = set(text) - self.charset - {"\n"}
+        if missing:
+            listed = ", ".join(_describe_char(c) for c in sorted(missing))
+            raise UnpreparedTextError(f"{text!r} uses characters not passed to prepare_fonts: {listed}")
+
+    def font_for(self, role: str) -> str:
+        try:
+            return self.fonts[role]
+        except KeyError:
+            known = ", ".join(sorted(self.fonts))
+            raise KeyError(f"no font for role {role!r}; prepared roles: {known}") from None
+
+
+def default_font_paths() -> dict[str, Path]:
+    """The pinned pip font packages, so every machine builds the same bytes."""
+    import noto_cjk_sans_jp_bold
+    import noto_cjk_sans_jp_regular
+
+    return {
+        "regular": Path(str(noto_cjk_sans_jp_regular.FONT_PATH)),
+        "bold": Path(str(noto_cjk_sans_jp_bold.FONT_PATH)),
+    }
+
+
+def prepare_fonts(
+    texts: Iterable[str],
+    cache_dir: Path,
+    overrides: Mapping[str, Path] | None = None,
+) -> FontSet:
+    """Check that every role's font covers ``texts`` and register embeddable fonts.
+
+    Pass every string the build will draw. Roles other than regular and bold
+    may be added through ``overrides``; each role must cover all the texts,
+    because we cannot know which text a caller will set in which role.
+    """
+    paths = default_font_paths()
+    paths.update({role: Path(p) for role, p in (overrides or {}).items()})
+    samples = _first_sample_of_each_char(texts)
+    wanted = frozenset(samples)
+
+    cmaps = {role: _cmap_chars(path) for role, path in paths.items()}
+    missing = {
+        role: {ch: samples[ch] for ch in sorted(wanted - covered)}
+        for role, covered in cmaps.items()
+        if wanted - covered
+    }
+    if missing:
+        raise MissingGlyphError(missing, paths)
+
+    charset = wanted | (BASELINE_CHARS & frozenset.intersection(*cmaps.values()))
+    fonts: dict[str, str] = {}
+    prepared: dict[str, Path] = {}
+    for role, path in paths.items():
+        fonts[role], prepared[role] = _register(role, path, charset, Path(cache_dir))
+    _register_family(fonts["regular"], fonts["bold"])
+    ascent, descent = _vertical_metrics(prepared["regular"])
+    return FontSet(fonts=fonts, charset=charset, paths=prepared, ascent=ascent, descent=descent)
+
+
+# --- coverage -----------------------------------------------------------------------------------------
+
+
+def _first_sample_of_each_char(texts: Iterable[str]) -> dict[str, str]:
+    """Map each drawable character to a short excerpt of the first text using it."""
+    samples: dict[str, str] = {}
+    for text in texts:
+        for index, char in enumerate(text):
+            if char in samples or unicodedata.category(char) == "Cc":
+                continue
+            samples[char] = _excerpt(text, index)
+    return samples
+
+
+def _excerpt(text: str, index: int, radius: int = 15) -> str:
+    start, end = max(0, index - radius), min(len(text), index + radius + 1)
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def _describe_char(char: str) -> str:
+    name = unicodedata.name(char, "unnamed character")
+    return f"U+{ord(char):04X} {char!r} ({name})"
+
+
+_lock = threading.Lock()
+_file_hashes: dict[Path, str] = {}
+_cmaps: dict[Path, frozenset[str]] = {}
+_prepared: dict[tuple[str, str, frozenset[str], Path], tuple[str, Path]] = {}
+
+
+def _font_file_hash(path: Path) -> str:
+    """Hash of the font's bytes, once per process: size and mtime can lie, bytes can't."""
+    key = path.resolve()
+    with _lock:
+        if key not in _file_hashes:
+            try:
+                data = key.read_bytes()
+            except OSError as exc:
+                raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
+            _file_hashes[key] = hashlib.sha256(data).hexdigest()
+        return _file_hashes[key]
+
+
+def _open_font(path: Path, lazy: bool = True) -> FtFont:
+    try:
+        return FtFont(path, lazy=lazy)
+    except TTLibError as exc:
+        raise DataError(
+            f"{path} is not a usable font: {exc}",
+            file=path,
+            fix="use a single-font .ttf or .otf file (collections .ttc/.otc are not supported)",
+        ) from exc
+    except OSError as exc:
+        raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
+
+
+def _cmap_chars(path: Path) -> frozenset[str]:
+    key = path.resolve()
+    with _lock:
+        if key in _cmaps:
+            return _cmaps[key]
+    font = _open_font(key)
+    cmap = font.getBestCmap() or {}
+    chars = frozenset(chr(code) for code in cmap)
+    with _lock:
+        _cmaps[key] = chars
+    return chars
+
+
+# --- subset, convert, cache, register -------------------------------------------------------------------
+
+
+def _register(role: str, path: Path, charset: frozenset[str], cache_dir: Path) -> tuple[str, Path]:
+    file_hash = _font_file_hash(path)
+    memo_key = (role, file_hash, charset, cache_dir.resolve())
+    with _lock:
+        if memo_key in _prepared:
+            return _prepared[memo_key]
+    is_cff = "CFF " in _open_font(path)
+    key = hashlib.sha256(
+        "\n".join([_CONVERTER_VERSION, file_hash, "".join(sorted(charset))]).encode("utf-8", "surrogatepass")
+    ).hexdigest()
+    # TrueType fonts are used as they are: reportlab subsets glyf outlines itself.
+    ttf_path = _cached_truetype_subset(path, charset, cache_dir, key) if is_cff else path.resolve()
+    name = f"Pnp{_camel(role)}-{key[:8]}"
+    if name not in pdfmetrics.getRegisteredFontNames():
+        try:
+            font = RlFont(name, str(ttf_path))
+        except Exception as exc:  # reportlab raises TTFError and plain errors alike
+            raise DataError(f"reportlab cannot use font {path}: {exc}", file=path) from exc
+        # registerFont silently hands back an earlier font with the same PostScript name, so a second
+        # subset of the same font would draw with the first subset's glyphs. One name per subset.
+        font.face.name = font.face.name + b"-" + key[:8].encode("ascii")
+        pdfmetrics.registerFont(font)
+        if pdfmetrics.getFont(name) is not font:
+            raise RuntimeError(f"reportlab registered another font under {name}")
+    with _lock:
+        _prepared[memo_key] = (name, ttf_path)
+    return name, ttf_path
+
+
+def _camel(role: str) -> str:
+    return "".join(part.capitalize() for part in role.replace("_", "-").split("-") if part)
+
+
+def _register_family(regular: str, bold: str) -> None:
+    """So that ``<b>`` in reportlab markup and ``Paragraph`` bold map to our bold font."""
+    pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular, boldItalic=bold)
+
+
+def _cached_truetype_subset(path: Path, charset: frozenset[str], cache_dir: Path, key: str) -> Path:
+    target = cache_dir / f"{path.stem}-{key[:32]}.ttf"
+    if target.exists() and _is_readable_truetype(target):
+        return target
+    data = truetype_subset_bytes(path, charset)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=cache_dir, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temp_name, 0o644)  # mkstemp makes it private; a cache may be shared
+        os.replace(temp_name, target)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _is_readable_truetype(path: Path) -> bool:
+    try:
+        return "glyf" in FtFont(path, lazy=True)
+    except Exception:
+        return False
+
+
+def truetype_subset_bytes(path: Path, charset: Iterable[str]) -> bytes:
+    """Subset a CFF OpenType font to ``charset`` and return it with TrueType outlines.
+
+    Follows fontTools' snippets/otf2ttf.py. Layout tables are dropped because
+    reportlab does not shape text; vertical metrics because we set horizontally.
+    """
+    font = _open_font(path)
+    options = ft_subset.Options()
+    options.layout_features = []
+    options.notdef_outline = True
+    options.hinting = False
+    options.desubroutinize = True
+    options.drop_tables += ["VORG", "vhea", "vmtx", "BASE", "DSIG", "GSUB", "GPOS", "GDEF"]
+    subsetter = ft_subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(ord(c) for c in charset))
+    subsetter.subset(font)
+    _cff_to_glyf(font)
+    font.recalcTimestamp = False
+    font["head"].created = _FIXED_HEAD_TIME
+    font["head"].modified = _FIXED_HEAD_TIME
+    buffer = BytesIO()
+    font.save(buffer)
+    return buffer.getvalue()
+
+
+def _cff_to_glyf(font: FtFont) -> None:
+    glyph_order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyf = newTable("glyf")
+    glyf.glyphOrder = glyph_order
+    glyf.glyphs = {}
+    for name in glyph_order:
+        pen = TTGlyphPen(None)
+        glyph_set[name].draw(Cu2QuPen(pen, _CU2QU_MAX_ERR, reverse_direction=True))
+        glyf.glyphs[name] = pen.glyph()
+    font["loca"] = newTable("loca")
+    font["glyf"] = glyf
+    del font["CFF "]
+    if "VORG" in font:
+        del font["VORG"]
+    glyf.compile(font)
+
+    hmtx = font["hmtx"]
+    for name, glyph in glyf.glyphs.items():
+        if hasattr(glyph, "xMin"):
+            hmtx[name] = (hmtx[name][0], glyph.xMin)
+
+    maxp = newTable("maxp")
+    maxp.tableVersion = 0x00010000
+    maxp.maxZones = 1
+    for attr in (
+        "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+        "maxStackElements", "maxSizeOfInstructions", "maxComponentElements",
+    ):
+        setattr(maxp, attr, 0)
+    font["maxp"] = maxp
+    maxp.compile(font)
+
+    post = font["post"]
+    post.formatType = 3.0  # glyph names are useless to reportlab and CID names would only add bytes
+    post.extraNames = []
+    post.mapping = {}
+    font.sfntVersion = "\000\001\000\000"
+
+
+def _vertical_metrics(path: Path) -> tuple[float, float]:
+    """Typographic ascent and descent as fractions of the em, for placing baselines."""
+    font = FtFont(path, lazy=True)
+    units = font["head"].unitsPerEm
+    os2 = font.get("OS/2")
+    if os2 is None:
+        return 0.88, 0.12
+    return os2.sTypoAscender / units, -os2.sTypoDescender / units
