@@ -1,0 +1,166 @@
+"""Paper and card sizes in millimetres.
+
+Everything in the imposition code is measured in mm because that is how card sizes are published
+(poker 63.5 × 88.9 mm) and how a user checks a print with a ruler; conversion to PDF points happens
+only at the moment of drawing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Orientation = Literal["portrait", "landscape"]
+
+MM_PER_INCH = 25.4
+PT_PER_MM = 72.0 / MM_PER_INCH
+
+
+class SizeError(ValueError):
+    """A paper or card size that cannot be used; the message says which value and why."""
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A sheet of paper as the PDF page will be laid out (width × height in mm)."""
+
+    name: str
+    width_mm: float
+    height_mm: float
+
+    @property
+    def orientation(self) -> Orientation:
+        return "landscape" if self.width_mm > self.height_mm else "portrait"
+
+    def oriented(self, orientation: Orientation) -> Paper:
+        """The same sheet turned so that it has the requested orientation (a square sheet never turns)."""
+        if orientation not in ("portrait", "landscape"):
+            raise SizeError(f"orientation must be 'portrait' or 'landscape', not {orientation!r}")
+        if self.orientation == orientation or self.width_mm == self.height_mm:
+            return self
+        return Paper(self.name, self.height_mm, self.width_mm)
+
+    @property
+    def size_pt(self) -> tuple[float, float]:
+        return (self.width_mm * PT_PER_MM, self.height_mm * PT_PER_MM)
+
+    def describe(self) -> str:
+        """Short text for the sheet label, e.g. 'A4' or '200 × 300 mm'."""
+        return self.name
+
+
+@dataclass(frozen=True)
+class CardSize:
+    """A card's trim size in mm (without bleed)."""
+
+    width_mm: float
+    height_mm: float
+    name: str = "custom"
+
+    @property
+    def orientation(self) -> Orientation:
+        return "landscape" if self.width_mm > self.height_mm else "portrait"
+
+    def oriented(self, orientation: Orientation) -> CardSize:
+        """Swap width and height when needed, so 'poker' can also be laid out as a landscape card."""
+        if orientation not in ("portrait", "landscape"):
+            raise SizeError(f"orientation must be 'portrait' or 'landscape', not {orientation!r}")
+        if self.orientation == orientation or self.width_mm == self.height_mm:
+            return self
+        return CardSize(self.height_mm, self.width_mm, self.name)
+
+
+PAPER_SIZES: dict[str, Paper] = {
+    "a4": Paper("A4", 210.0, 297.0),
+    "letter": Paper("Letter", 215.9, 279.4),
+}
+
+CARD_SIZES: dict[str, CardSize] = {
+    "poker": CardSize(63.5, 88.9, "poker"),
+    "bridge": CardSize(57.2, 88.9, "bridge"),
+    "mini": CardSize(44.5, 63.5, "mini"),
+    "tarot": CardSize(70.0, 120.0, "tarot"),
+    "square": CardSize(70.0, 70.0, "square"),
+}
+
+_NUMBER = r"([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+# Signs are accepted here so that '-5x10' is reported as "must be positive", not as unreadable.
+_SIZE_TEXT = re.compile(rf"^\s*{_NUMBER}\s*[x×X*]\s*{_NUMBER}\s*(?:mm)?\s*$")
+
+SizeValue = str | Sequence[float] | CardSize
+
+
+def _parse_pair(value: object, what: str) -> tuple[float, float]:
+    """Read 'WxH' (mm) or a two-number list; the error names the offending value."""
+    if isinstance(value, str):
+        match = _SIZE_TEXT.match(value)
+        if not match:
+            raise SizeError(
+                f"{what} {value!r} is neither a known name nor 'WIDTHxHEIGHT' in mm (e.g. '63.5x88.9')"
+            )
+        return float(match.group(1)), float(match.group(2))
+    if isinstance(value, Sequence) and len(value) == 2:
+        try:
+            width, height = (float(v) for v in value)
+        except (TypeError, ValueError):
+            raise SizeError(f"{what} {list(value)!r} must be two numbers in mm") from None
+        return width, height
+    raise SizeError(f"{what} {value!r} must be a name, 'WIDTHxHEIGHT' in mm or [width, height]")
+
+
+def _check_positive(width: float, height: float, what: str) -> None:
+    for label, number in (("width", width), ("height", height)):
+        if not number > 0 or number != number or number == float("inf"):
+            raise SizeError(f"{what} {label} must be a positive number of mm, got {number:g}")
+
+
+def parse_paper(value: str | Sequence[float] | Paper, orientation: Orientation | None = None) -> Paper:
+    """A paper from 'a4', 'letter', 'WxH' (mm) or [w, h]; orientation turns it if given."""
+    if isinstance(value, Paper):
+        paper = value
+    elif isinstance(value, str) and value.strip().lower() in PAPER_SIZES:
+        paper = PAPER_SIZES[value.strip().lower()]
+    else:
+        width, height = _parse_pair(value, "paper size")
+        _check_positive(width, height, "paper")
+        paper = Paper(f"{width:g} × {height:g} mm", width, height)
+    return paper.oriented(orientation) if orientation else paper
+
+
+def parse_card_size(
+    value: SizeValue,
+    paper: Paper | None = None,
+    orientation: Orientation | None = None,
+) -> CardSize:
+    """A card size from a preset name ('poker', 'bridge', 'mini', 'tarot', 'square'), 'WxH' or [w, h].
+
+    `orientation` turns the card (a landscape poker card is 88.9 × 63.5). When `paper` is given, a card
+    that cannot lie on the sheet in either direction is rejected here, with the sizes in the message,
+    instead of later as an empty layout.
+    """
+    if isinstance(value, CardSize):
+        card = value
+    elif isinstance(value, str) and value.strip().lower() in CARD_SIZES:
+        card = CARD_SIZES[value.strip().lower()]
+    else:
+        if isinstance(value, str) and not _SIZE_TEXT.match(value):
+            known = ", ".join(CARD_SIZES)
+            raise SizeError(
+                f"card size {value!r} is not one of {known} nor 'WIDTHxHEIGHT' in mm (e.g. '63.5x88.9')"
+            )
+        width, height = _parse_pair(value, "card size")
+        card = CardSize(width, height)
+    _check_positive(card.width_mm, card.height_mm, "card")
+    if orientation:
+        card = card.oriented(orientation)
+    if paper is not None:
+        short_card, long_card = sorted((card.width_mm, card.height_mm))
+        short_paper, long_paper = sorted((paper.width_mm, paper.height_mm))
+        if short_card > short_paper or long_card > long_paper:
+            raise SizeError(
+                f"card {card.width_mm:g} × {card.height_mm:g} mm is larger than the paper "
+                f"{paper.name} ({paper.width_mm:g} × {paper.height_mm:g} mm)"
+            )
+    return card

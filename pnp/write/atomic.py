@@ -1,0 +1,82 @@
+"""Write a file so that readers see either the last good version or the new one, never half of one.
+
+A build that fails or is interrupted (Ctrl-C) must not replace a PDF the user may be about to print
+with a truncated file. We write into a hidden temporary file in the same folder (so the final rename
+never crosses a file system) and `os.replace` it over the target only after it was written completely.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+
+def _temp_path_next_to(target: Path) -> tuple[Path, int]:
+    """Create a new, exclusive temp file beside `target`.
+
+    Created with os.open(..., 0o666) rather than tempfile.mkstemp so the umask applies as for any new
+    file: mkstemp's 0600 would survive the rename and make the PDF unreadable for other users.
+    """
+    while True:
+        candidate = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        except FileExistsError:
+            continue
+        return candidate, fd
+
+
+def _keep_existing_mode(temp: Path, target: Path) -> None:
+    """Replacing a file should not change who may read it."""
+    with contextlib.suppress(FileNotFoundError):
+        os.chmod(temp, os.stat(target).st_mode & 0o7777)
+
+
+def _remove_quietly(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path to write to; it replaces `path` only if the block finishes.
+
+    For writers that insist on opening the file themselves. On any exception, KeyboardInterrupt
+    included, the temporary file is removed and `path` is left exactly as it was.
+    """
+    target = Path(path)
+    temp, fd = _temp_path_next_to(target)
+    os.close(fd)
+    try:
+        yield temp
+        _keep_existing_mode(temp, target)
+        os.replace(temp, target)
+    except BaseException:
+        _remove_quietly(temp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """Yield a binary file to write to; it replaces `path` only if the block finishes.
+
+    The data is flushed and fsynced before the rename, so a crash right after cannot leave an empty
+    file under the final name. On any exception, KeyboardInterrupt included, the temporary file is
+    removed and `path` is left exactly as it was.
+    """
+    target = Path(path)
+    temp, fd = _temp_path_next_to(target)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        _keep_existing_mode(temp, target)
+        os.replace(temp, target)
+    except BaseException:
+        _remove_quietly(temp)
+        raise
