@@ -67,14 +67,31 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 @click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in).")
 @click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
               help="Papers to build (default: a4 and letter).")
+@click.option("--what", "what", multiple=True,
+              type=click.Choice(["cards", "fold", "lowink", "calibration", "png", "rules", "aid"]),
+              help="Only these outputs (repeat for several; default: all).")
+@click.option("--only", "only", multiple=True, metavar="CARD-ID",
+              help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it.")
+@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
+@click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="How your printer flips duplex pages.")
+@click.option("--back-offset", type=(float, float), default=(0.0, 0.0), metavar="X Y", show_default=True,
+              help="Shift backs by X Y mm to cancel duplex drift (read it off `pnp calibrate`).")
+@click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
 def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          out: Path) -> None:
-    """Build every printable for the games (all games when none are named)."""
-    from pnp.commands.build import run_build
+          what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str,
+          back_offset: tuple[float, float], png: bool, out: Path) -> None:
+    """Build every printable for the games (all games, languages and papers when none are named)."""
+    from pnp.commands.build import BuildRequest, run_build
+    from pnp.render.card_pdf import PrintOptions
+    from pnp.write.jobs import BuildOptions
 
-    sys.exit(run_build(data, games, languages, papers, out))
+    options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
+                                              back_offset_mm=back_offset, only=only), png=png)
+    request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what)
+    sys.exit(run_build(data, request))
 
 
 def main() -> None:

@@ -139,7 +139,11 @@ def _bracket_balance(fragment: str) -> int:
 
 def load_toml(path: Path) -> TomlDoc:
     """Read a TOML file or raise :class:`DataError` naming file and line."""
-    text = read_text(path)
+    return parse_toml(read_text(path), path)
+
+
+def parse_toml(text: str, path: Path) -> TomlDoc:
+    """Parse TOML text; ``path`` is only used to name it in messages."""
     if not text.strip():
         raise DataError("the file is empty", path, 1, "write the TOML content, or delete the file")
     try:

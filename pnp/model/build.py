@@ -19,7 +19,7 @@ from pnp.model.sizes import SizeError, parse_size
 MANIFEST_KEYS = {
     "id", "rules", "source_language", "languages", "players", "minutes", "age", "title", "subtitle",
     "credits", "terms", "translator_note", "colours", "suits", "kinds", "components", "setup", "note",
-    "palette",
+    "palette", "rank_labels",
 }
 COMPONENT_KEYS = {
     "kind", "name", "count", "size", "shape", "printed", "face", "back", "cards", "provisional",
@@ -89,6 +89,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         translator_notes=reader.languages_map(data, (), "translator_note", languages, required=False),
         minutes=reader.integer(data, (), "minutes", None, minimum=1),
         age=reader.integer(data, (), "age", None, minimum=1),
+        rank_labels=_rank_labels(reader, data),
     )
     credits = game.credits
     if credits and not isinstance(credits.get("author"), str):
@@ -150,6 +151,18 @@ def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[s
             source=Source(reader.doc.path, reader.line(*path)),
         )
     return terms
+
+
+def _rank_labels(reader: TomlReader, data: dict[str, Any]) -> dict[int, str]:
+    """How ranks print: ``rank_labels = { "1" = "A", "11" = "J" }``; others print as numbers."""
+    labels = {}
+    for key, label in reader.table(data, (), "rank_labels").items():
+        if not key.isdigit() or not isinstance(label, str):
+            reader.error(("rank_labels", key), f"expected \"<rank>\" = \"<label>\", found {key} = {label!r}",
+                         'write rank_labels = { "1" = "A", "11" = "J" }')
+            continue
+        labels[int(key)] = label
+    return labels
 
 
 def _is_rgb(value: str) -> bool:

@@ -192,6 +192,12 @@ class Game:
     translator_notes: dict[str, str] = field(default_factory=dict)  # printed on the title page
     minutes: int | None = None
     age: int | None = None
+    rank_labels: dict[int, str] = field(default_factory=dict)  # e.g. 1 -> "A" for a standard deck
+
+    def rank_label(self, rank: int | None) -> str:
+        if rank is None:
+            return ""
+        return self.rank_labels.get(rank, str(rank))
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or self.titles[self.source_language]

@@ -686,6 +686,22 @@ class TakeOverRules(GameRules):
             "pass_hands": _table(tables.data, "play").get("pass_hands", "left"),
         }
 
+    def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
+        """Marker sides and the goal-card word, from rules.toml, in the card's language."""
+        tables = self.tables(game)
+        if tables is None:
+            return {}
+        sides = _table(_table(tables.data, "markers"), "side")
+        terms = _table(tables.data, "terms")
+        texts: dict[str, dict[str, str]] = {}
+        for card in game.all_cards():
+            if card.kind == "marker":
+                texts[card.id] = {"trump": _word(_table(sides, "trump"), lang),
+                                  "disadvantaged": _word(_table(sides, "disadvantaged"), lang)}
+            elif card.kind == "goal":
+                texts[card.id] = {"goal": _word(_table(terms, "goal_card"), lang)}
+        return texts
+
     def aid_tables(self, game: Game, lang: str) -> list[AidTable]:
         tables = self.tables(game)
         if tables is None:

@@ -874,6 +874,11 @@ class TwoOpsRules(GameRules):
                 relation: _word(tables.operators[(letter, relation)].wording, lang)
                 for relation in RELATIONS if (letter, relation) in tables.operators
             }
+            # the column headers, so a court card can label its three lines in the card's language
+            texts[card.id].update({
+                f"{relation}_label": _word(tables.relation_words.get(relation, {}).get("header", {}), lang)
+                for relation in RELATIONS
+            })
         return texts
 
 

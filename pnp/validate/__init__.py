@@ -39,7 +39,29 @@ def check_game(game: Game, report: Report) -> tuple[GameRules | None, dict[str, 
         return None, {}
     rules.check(game, report)
     outcome = check_examples(game, rules, report)
+    check_layouts(game, rules, report)
     return rules, outcome
+
+
+def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
+    """Bind every card to its layouts in every language: a dry run of the faces.
+
+    This finds unknown layouts, unknown fields, missing images and unsafe
+    expressions in `pnp check`, before anything is drawn.
+    """
+    from pnp.render.deck import bind_game
+    from pnp.render.layout import load_library
+
+    library = load_library(game.path, report)
+    seen: set[tuple] = set()
+    for lang in game.languages:
+        lang_report = Report()
+        bind_game(game, rules, lang, lang_report, library=library)
+        for diagnostic in lang_report.diagnostics:
+            key = (diagnostic.level, diagnostic.message, diagnostic.file, diagnostic.line)
+            if key not in seen:  # the same layout problem in every language is one problem
+                seen.add(key)
+                report.diagnostics.append(diagnostic)
 
 
 def check_folder(folder: Path) -> CheckResult:

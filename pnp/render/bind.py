@@ -1,0 +1,157 @@
+"""Bind layouts to cards: evaluate every Jinja2 expression before drawing.
+
+Resolving first, drawing second, lets a build know every string it will print
+(fonts are subset to exactly those characters) and lets `pnp check` report a
+layout's unknown field or missing image before anything is rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateError, UndefinedError
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+
+from pnp.model.game import Card, Component, Game, Term
+from pnp.render.layout import Element, Layout
+
+NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius", "inset", "x1", "y1", "x2", "y2",
+                "spacing", "leading", "rotate", "count"}
+COLOUR_KEYS = {"fill", "stroke", "colour"}
+
+
+class BindError(Exception):
+    """A layout expression failed for a card: unknown field, bad value, unsafe access."""
+
+    def __init__(self, message: str, layout: Layout, element: Element) -> None:
+        super().__init__(message)
+        self.layout = layout
+        self.element = element
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An element with every value evaluated for one card."""
+
+    type: str
+    values: dict[str, Any]
+    line: int | None
+
+
+def make_environment() -> SandboxedEnvironment:
+    """Jinja2's sandbox: a layout or rule text from someone else cannot run code."""
+    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+
+
+def term_view(term: Term | None, lang: str) -> dict[str, Any] | None:
+    if term is None:
+        return None
+    return {"id": term.id, "name": term.name(lang), "rgb": term.rgb, "symbol": term.symbol,
+            "icon": term.extra.get("icon"), "colour": term.colour}
+
+
+def card_context(game: Game, component: Component, card: Card | None, lang: str,
+                 generated: Mapping[str, Mapping[str, str]], ink_saver: bool) -> dict[str, Any]:
+    """The names a layout can use; documented in docs/layouts.md."""
+    width, height = component.size or (63.5, 88.9)
+    context: dict[str, Any] = {
+        "game": {"id": game.id, "title": game.title(lang), "subtitle": game.subtitles.get(lang, "")},
+        "component": {"id": component.id, "name": component.name(lang), "count": component.count},
+        "lang": lang,
+        "palette": dict(game.palette),
+        "ink_saver": ink_saver,
+        "width": width,
+        "height": height,
+    }
+    if card is not None:
+        colour_id = card.colour or (game.suits[card.suit].colour if card.suit in game.suits else None)
+        context["card"] = {
+            "id": card.id,
+            "count": card.count,
+            "kind": card.kind,
+            "rank": card.rank,
+            "rank_label": game.rank_label(card.rank),
+            "name": card.text("name", lang),
+            "text": card.text("text", lang),
+            "fields": {**card.fields, **{k: v.get(lang, "") for k, v in card.texts.items()}},
+            "generated": dict(generated.get(card.id, {})),
+            "provisional": card.provisional,
+        }
+        context["colour"] = term_view(game.colours.get(colour_id) if colour_id else None, lang)
+        context["suit"] = term_view(game.suits.get(card.suit) if card.suit else None, lang)
+        context["kind"] = term_view(game.kinds.get(card.kind) if card.kind else None, lang)
+    return context
+
+
+class Binder:
+    """Evaluates a layout's elements; compiled expressions are cached per string."""
+
+    def __init__(self, game: Game, environment: SandboxedEnvironment | None = None) -> None:
+        self.game = game
+        self.env = environment or make_environment()
+        self._templates: dict[str, Any] = {}
+        self._expressions: dict[str, Any] = {}
+
+    def resolve(self, layout: Layout, context: Mapping[str, Any]) -> list[Resolved]:
+        resolved = []
+        for element in layout.elements:
+            try:
+                if element.when is not None and not self._expression(element.when)(**context):
+                    continue
+                values = {key: self._value(key, value, context) for key, value in element.values.items()}
+            except SecurityError as exc:
+                raise BindError(f"refused by the sandbox: {exc}", layout, element) from None
+            except UndefinedError as exc:
+                raise BindError(f"unknown field: {exc}", layout, element) from None
+            except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
+                raise BindError(f"{type(exc).__name__}: {exc}", layout, element) from None
+            resolved.append(Resolved(element.type, values, element.line))
+        return resolved
+
+    def _value(self, key: str, value: Any, context: Mapping[str, Any]) -> Any:
+        if not isinstance(value, str):
+            return value
+        if key in NUMERIC_KEYS:
+            result = self._expression(value)(**context)
+            if isinstance(result, bool) or not isinstance(result, int | float):
+                raise ValueError(f"{key} = {value!r} gives {result!r}, not a number")
+            return float(result)
+        text = self._template(value).render(**context) if "{" in value else value
+        if key in COLOUR_KEYS:
+            return self.colour(text)
+        return text
+
+    def colour(self, text: str) -> str | None:
+        """'#rrggbb', a palette name, a game colour id, or 'none'."""
+        text = text.strip()
+        if text in ("", "none"):
+            return None
+        if text.startswith("#") and len(text) == 7:
+            return text
+        if text in self.game.palette:
+            return self.game.palette[text]
+        if text in self.game.colours and self.game.colours[text].rgb:
+            return self.game.colours[text].rgb
+        known = ", ".join(sorted(set(self.game.palette) | set(self.game.colours)))
+        raise ValueError(f"unknown colour {text!r} (use '#rrggbb' or one of: {known})")
+
+    def _template(self, source: str):
+        if source not in self._templates:
+            self._templates[source] = self.env.from_string(source)
+        return self._templates[source]
+
+    def _expression(self, source: str):
+        if source not in self._expressions:
+            self._expressions[source] = self.env.compile_expression(source)
+        return self._expressions[source]
+
+
+def image_path(game: Game, src: str) -> Path:
+    """An image named by a layout, which must stay inside the game folder."""
+    path = (game.path / src).resolve()
+    if not path.is_relative_to(game.path.resolve()):
+        raise ValueError(f"image {src!r} is outside the game folder")
+    return path

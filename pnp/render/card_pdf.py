@@ -1,0 +1,96 @@
+"""One component's card sheets as a PDF: bound cards + imposition + painter."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pnp.model.game import Game
+from pnp.render.deck import BoundComponent, DeckRenderer, expand_copies, make_painter
+from pnp.render.faces import TextIssue
+from pnp.render.fonts import FontSet
+from pnp.render.imposition import plan_fold_sheet, plan_sheet
+from pnp.render.paper import CardSize, Paper
+from pnp.render.sheets import SheetLabels, SheetOptions, SheetsResult, write_card_sheets
+
+Variant = Literal["duplex", "fold", "lowink"]
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How the user prints: part of every card sheet's inputs."""
+
+    bleed_mm: float = 3.0
+    duplex_edge: Literal["long", "short"] = "long"
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    only: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CardPdfResult:
+    path: Path
+    sheets: int
+    cards: int
+    issues: tuple[TextIssue, ...]
+    warnings: tuple[str, ...]
+
+
+SHEET_WORDS = {
+    "en": SheetLabels(),
+    "ja": SheetLabels(
+        sheet="シート {n} / {m}",
+        backs="シート {n} / {m} の裏面",
+        print_note="実際のサイズ（100%）で印刷",
+        duplex_long="両面印刷：長辺とじ",
+        duplex_short="両面印刷：短辺とじ",
+        fold_note="点線で折って貼り合わせてから切る",
+    ),
+}
+
+
+def labels_for(game: Game, component_name: str, lang: str) -> SheetLabels:
+    base = SHEET_WORDS.get(lang, SHEET_WORDS["en"])
+    return SheetLabels(game=game.title(lang), component=component_name, sheet=base.sheet, backs=base.backs,
+                       print_note=base.print_note, duplex_long=base.duplex_long, duplex_short=base.duplex_short,
+                       fold_note=base.fold_note, separator=base.separator)
+
+
+def label_texts(game: Game, lang: str) -> list[str]:
+    """Every string a sheet label may print, so the font subset covers it."""
+    words = SHEET_WORDS.get(lang, SHEET_WORDS["en"])
+    sample = [words.sheet, words.backs, words.print_note, words.duplex_long, words.duplex_short, words.fold_note,
+              words.separator, game.title(lang), "0123456789 A4 Letter mm ×", "50 mm"]
+    sample.extend(component.name(lang) for component in game.components.values())
+    return sample
+
+
+def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, paper: Paper, lang: str,
+                        variant: Variant, options: PrintOptions, path: Path) -> CardPdfResult:
+    component = bound.component
+    width, height = component.size or (63.5, 88.9)
+    card = CardSize(width, height, "custom")
+    mode = "fold" if variant == "fold" else "duplex"
+    if mode == "fold":
+        plan = plan_fold_sheet(paper, card, bleed_mm=options.bleed_mm)
+    else:
+        plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm)
+    painter = make_painter(fontset, game, ink_saver=variant == "lowink")
+    renderer = DeckRenderer(bound, painter)
+    copies: Sequence = expand_copies(bound, options.only)
+    sheet_options = SheetOptions(
+        label_font=fontset.regular,
+        mode=mode,
+        duplex_edge=options.duplex_edge,
+        back_offset_mm=options.back_offset_mm,
+        labels=labels_for(game, component.name(lang), lang),
+        title=f"{game.title(lang)} — {component.name(lang)}",
+        author=str(game.credits.get("author", "")),
+        subject=f"pnp card sheets ({variant}, {paper.name}, {lang})",
+        ink_saver=variant == "lowink",
+    )
+    result: SheetsResult = write_card_sheets(path, copies, renderer.draw_face, renderer.draw_back, plan,
+                                             sheet_options)
+    return CardPdfResult(path=path, sheets=result.sheet_count, cards=len(copies), issues=tuple(renderer.issues),
+                         warnings=tuple(result.warnings))

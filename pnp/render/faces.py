@@ -1,0 +1,268 @@
+"""Draw resolved layout elements for one card face or back on a reportlab canvas.
+
+Geometry arrives in points with reportlab's bottom-left origin (the trim and
+bleed rectangles the imposition gives); layouts speak millimetres from the
+trim's top-left corner. This module is the only place that converts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+
+from pnp.render import icons as icon_lib
+from pnp.render.bind import Resolved
+from pnp.render.fonts import FontSet
+from pnp.render.linebreak import Icon as InlineIcon
+from pnp.render.textbox import draw_fit, fit_text, parse_card_markup
+
+Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
+DEFAULT_TEXT_COLOUR = "#1a1a1a"
+
+
+@dataclass(frozen=True)
+class TextIssue:
+    """Text that had to shrink, or still overflows: reported at the end of a build."""
+
+    card: str
+    layout: str
+    line: int | None
+    text: str
+    problem: str  # "shrunk" | "overflow" | "forced break"
+    size: float
+    max_size: float
+
+
+class IconShelf(Mapping[str, InlineIcon]):
+    """Icons by name, loaded on first use, for inline ``:name:`` markup and icon elements."""
+
+    def __init__(self, search: Sequence[Path] = ()) -> None:
+        self.search = tuple(search)
+        self._icons: dict[str, icon_lib.Icon] = {}
+        self._inline: dict[str, InlineIcon] = {}
+        self._names = set(icon_lib.available_icons())
+        for folder in self.search:
+            if folder.is_dir():
+                self._names.update(p.stem for p in folder.glob("*.svg"))
+
+    def icon(self, name: str) -> icon_lib.Icon:
+        if name not in self._icons:
+            self._icons[name] = icon_lib.load_icon(name, self.search)
+        return self._icons[name]
+
+    def __getitem__(self, name: str) -> InlineIcon:
+        if name not in self._names:
+            raise KeyError(name)
+        if name not in self._inline:
+            icon = self.icon(name)
+
+            def draw(canvas, x: float, baseline: float, size: float, icon=icon) -> None:
+                # sit the icon on the baseline, as tall as the capitals
+                icon_lib.draw_icon(canvas, icon, x, baseline - size * 0.08, size * 0.9, None)
+
+            self._inline[name] = InlineIcon(name, draw, icon.aspect)
+        return self._inline[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+
+@dataclass
+class FacePainter:
+    fontset: FontSet
+    icons: IconShelf
+    ink_saver: bool = False
+    issues: list[TextIssue] = field(default_factory=list)
+
+    def draw(self, canvas, elements: Sequence[Resolved], trim: Rect, bleed: Rect, card_id: str,
+             layout_name: str) -> None:
+        for element in elements:
+            getattr(self, f"_draw_{element.type}")(canvas, element, trim, bleed, card_id, layout_name)
+
+    # --- geometry ---------------------------------------------------------------------------------
+    @staticmethod
+    def _box(values: Mapping, trim: Rect, bleed: Rect | None = None) -> Rect:
+        """A layout box (mm from the trim's top-left) as a reportlab rect.
+
+        With ``bleed``, edges that touch the trim are pushed out to the bleed
+        edge, so background art reaches the cut with nothing white showing.
+        """
+        x0, y0, _, h0 = trim
+        x = x0 + values.get("x", 0.0) * mm
+        w = values.get("w", trim[2] / mm) * mm
+        top = y0 + h0 - values.get("y", 0.0) * mm
+        h = values.get("h", trim[3] / mm) * mm
+        left, right, bottom = x, x + w, top - h
+        if bleed is not None:
+            bx, by, bw, bh = bleed
+            if abs(left - x0) < 0.01:
+                left = bx
+            if abs(right - (x0 + trim[2])) < 0.01:
+                right = bx + bw
+            if abs(top - (y0 + h0)) < 0.01:
+                top = by + bh
+            if abs(bottom - y0) < 0.01:
+                bottom = by
+        return left, bottom, right - left, top - bottom
+
+    # --- elements ---------------------------------------------------------------------------------
+    def _draw_rect(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
+        v = element.values
+        heavy = bool(v.get("bleed")) or v.get("ink") == "heavy"
+        fill = None if (self.ink_saver and heavy) else v.get("fill")
+        stroke = v.get("stroke")
+        if fill is None and stroke is None:
+            return
+        x, y, w, h = self._box(v, trim, bleed if v.get("bleed") else None)
+        canvas.saveState()
+        if fill:
+            canvas.setFillColor(HexColor(fill))
+        if stroke:
+            canvas.setStrokeColor(HexColor(stroke))
+            canvas.setLineWidth(v.get("stroke_width", 0.3) * mm)
+        radius = v.get("radius", 0.0) * mm
+        if radius:
+            canvas.roundRect(x, y, w, h, radius, stroke=1 if stroke else 0, fill=1 if fill else 0)
+        else:
+            canvas.rect(x, y, w, h, stroke=1 if stroke else 0, fill=1 if fill else 0)
+        canvas.restoreState()
+
+    def _draw_frame(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+        v = element.values
+        inset = v.get("inset", 3.0) * mm
+        x, y, w, h = trim
+        canvas.saveState()
+        canvas.setStrokeColor(HexColor(v.get("stroke") or DEFAULT_TEXT_COLOUR))
+        canvas.setLineWidth(v.get("stroke_width", 0.4) * mm)
+        radius = v.get("radius", 2.5) * mm
+        canvas.roundRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, radius, stroke=1, fill=0)
+        canvas.restoreState()
+
+    def _draw_line(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+        v = element.values
+        x0, y0, _, h0 = trim
+        canvas.saveState()
+        canvas.setStrokeColor(HexColor(v.get("stroke") or DEFAULT_TEXT_COLOUR))
+        canvas.setLineWidth(v.get("stroke_width", 0.3) * mm)
+        if v.get("dash"):
+            canvas.setDash(1.5 * mm, 1 * mm)
+        canvas.line(x0 + v["x1"] * mm, y0 + h0 - v["y1"] * mm, x0 + v["x2"] * mm, y0 + h0 - v["y2"] * mm)
+        canvas.restoreState()
+
+    def _draw_text(self, canvas, element: Resolved, trim: Rect, _bleed: Rect, card_id: str, layout_name: str) -> None:
+        v = element.values
+        text = str(v.get("text", ""))
+        if not text.strip():
+            return
+        role = v.get("font", "regular")
+        runs = parse_card_markup(text, self.icons, style=role)
+        x, y, w, h = self._box(v, trim)
+        max_size = v.get("size", 9.0)
+        min_size = min(v.get("min_size", max(5.0, max_size * 0.6)), max_size)
+        fit = fit_text(runs, w, h, max_size, min_size, v.get("leading", 1.2), self.fontset)
+        if fit.overflow or fit.shrunk or fit.forced:
+            problem = "overflow" if fit.overflow else ("forced break" if fit.forced else "shrunk")
+            self.issues.append(TextIssue(card_id, layout_name, element.line, text, problem, fit.size, max_size))
+        canvas.saveState()
+        rotate = v.get("rotate", 0.0)
+        if rotate:
+            cx, cy = x + w / 2, y + h / 2
+            canvas.translate(cx, cy)
+            canvas.rotate(rotate)
+            canvas.translate(-cx, -cy)
+        draw_fit(canvas, fit, x, y + h, w, h, align=v.get("align", "left"), valign=v.get("valign", "top"),
+                 colour=HexColor(v.get("colour") or DEFAULT_TEXT_COLOUR))
+        canvas.restoreState()
+
+    def _draw_icon(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+        v = element.values
+        name = str(v.get("name", "")).strip()
+        if not name:
+            return
+        size = v.get("size", 6.0) * mm
+        x0, y0, _, h0 = trim
+        x = x0 + v.get("x", 0.0) * mm
+        y = y0 + h0 - v.get("y", 0.0) * mm - size
+        canvas.saveState()
+        rotate = v.get("rotate", 0.0)
+        if rotate:
+            canvas.translate(x + size / 2, y + size / 2)
+            canvas.rotate(rotate)
+            canvas.translate(-(x + size / 2), -(y + size / 2))
+        icon_lib.draw_icon(canvas, self.icons.icon(name), x, y, size, v.get("colour") or DEFAULT_TEXT_COLOUR)
+        canvas.restoreState()
+
+    def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
+        v = element.values
+        x, y, w, h = self._box(v, trim, bleed if v.get("bleed") else None)
+        path = v["src"]
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(x, y, w, h)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        image_w, image_h = v["pixel_size"]
+        scale = (max if v.get("fit", "cover") == "cover" else min)(w / image_w, h / image_h)
+        draw_w, draw_h = image_w * scale, image_h * scale
+        canvas.drawImage(str(path), x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h, mask="auto")
+        canvas.restoreState()
+
+    def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
+        from pnp.render.patterns import draw_pattern
+
+        v = element.values
+        draw_pattern(canvas, v.get("kind", "argyle"), bleed, trim, fill=v.get("fill"), stroke=v.get("stroke"),
+                     spacing=v.get("spacing", 8.0) * mm, line_width=v.get("stroke_width", 0.3) * mm,
+                     ink_saver=self.ink_saver)
+
+    def _draw_pips(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+        """Playing-card pips in the traditional arrangement for 1 to 10."""
+        v = element.values
+        count = int(v.get("count", 0))
+        if count not in PIP_LAYOUTS:
+            return
+        x, y, w, h = self._box(v, trim)
+        size = v.get("size", 8.0) * mm
+        colour = HexColor(v.get("colour") or DEFAULT_TEXT_COLOUR)
+        symbol, icon_name = v.get("symbol"), v.get("icon")
+        for column, row in PIP_LAYOUTS[count]:
+            cx, cy = x + column * w, y + h - row * h
+            upside_down = row > 0.5 and count > 1
+            canvas.saveState()
+            canvas.translate(cx, cy)
+            if upside_down:
+                canvas.rotate(180)
+            if icon_name:
+                icon_lib.draw_icon(canvas, self.icons.icon(icon_name), -size / 2, -size / 2, size,
+                                   v.get("colour") or DEFAULT_TEXT_COLOUR)
+            elif symbol:
+                canvas.setFillColor(colour)
+                canvas.setFont(self.fontset.regular, size)
+                canvas.drawCentredString(0, -size * 0.35, str(symbol))
+            canvas.restoreState()
+
+
+# (column, row) as fractions of the pip box, row 0 at the top
+PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.5, 0.0), (0.5, 1.0)),
+    3: ((0.5, 0.0), (0.5, 0.5), (0.5, 1.0)),
+    4: ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)),
+    5: ((0.0, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 1.0), (1.0, 1.0)),
+    6: ((0.0, 0.0), (1.0, 0.0), (0.0, 0.5), (1.0, 0.5), (0.0, 1.0), (1.0, 1.0)),
+    7: ((0.0, 0.0), (1.0, 0.0), (0.5, 0.25), (0.0, 0.5), (1.0, 0.5), (0.0, 1.0), (1.0, 1.0)),
+    8: ((0.0, 0.0), (1.0, 0.0), (0.5, 0.25), (0.0, 0.5), (1.0, 0.5), (0.5, 0.75), (0.0, 1.0), (1.0, 1.0)),
+    9: ((0.0, 0.0), (1.0, 0.0), (0.0, 1 / 3), (1.0, 1 / 3), (0.5, 0.5), (0.0, 2 / 3), (1.0, 2 / 3), (0.0, 1.0),
+        (1.0, 1.0)),
+    10: ((0.0, 0.0), (1.0, 0.0), (0.5, 1 / 6), (0.0, 1 / 3), (1.0, 1 / 3), (0.0, 2 / 3), (1.0, 2 / 3),
+         (0.5, 5 / 6), (0.0, 1.0), (1.0, 1.0)),
+}

@@ -1,0 +1,151 @@
+"""Declarative card layouts: TOML files of elements bound to card fields.
+
+Units are millimetres; the origin is the top-left corner of the card's trim;
+x grows to the right and y grows downwards, as a designer measures a card on
+paper. The bleed lies outside 0..width and 0..height. Element values that
+name card data are Jinja2 expressions evaluated in Jinja2's sandbox, so a
+layout from someone else cannot run code.
+
+Built-in layouts live in ``templates/layouts/``; a game may add or override
+layouts in its own ``layouts/`` folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.diagnostics import DataError, Report
+from pnp.load.toml_lines import TomlDoc, load_toml, parse_toml
+from pnp.model.fields import closest
+from pnp.resources import templates_root
+
+ELEMENT_KEYS: dict[str, set[str]] = {
+    "rect": {"x", "y", "w", "h", "fill", "stroke", "stroke_width", "radius", "bleed", "ink"},
+    "frame": {"inset", "radius", "stroke", "stroke_width"},
+    "line": {"x1", "y1", "x2", "y2", "stroke", "stroke_width", "dash"},
+    "text": {"x", "y", "w", "h", "text", "size", "min_size", "font", "align", "valign", "colour", "leading",
+             "rotate"},
+    "icon": {"x", "y", "size", "name", "colour", "rotate"},
+    "image": {"x", "y", "w", "h", "src", "fit", "bleed"},
+    "pattern": {"kind", "fill", "stroke", "spacing", "stroke_width", "ink"},
+    "pips": {"x", "y", "w", "h", "count", "symbol", "icon", "size", "colour"},
+}
+COMMON_KEYS = {"type", "when", "id"}
+LAYOUT_KEYS = {"name", "description", "element", "safe_zone"}
+SAFE_ZONE_MM = 3.0
+
+
+@dataclass(frozen=True)
+class Element:
+    type: str
+    values: dict[str, Any]
+    when: str | None
+    line: int | None
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    path: str  # for messages: where the layout file is
+    elements: tuple[Element, ...]
+    description: str = ""
+    safe_zone: float = SAFE_ZONE_MM
+
+
+@dataclass
+class LayoutLibrary:
+    """Layouts by name: a game's own first, then the built-in set."""
+
+    layouts: dict[str, Layout] = field(default_factory=dict)
+
+    def get(self, name: str) -> Layout | None:
+        return self.layouts.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.layouts)
+
+
+def builtin_layout_files() -> list[tuple[str, str, bytes]]:
+    folder = templates_root() / "layouts"
+    files = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".toml"):
+            files.append((entry.name[:-5], f"templates/layouts/{entry.name}", entry.read_bytes()))
+    return sorted(files)
+
+
+def load_library(game_path: Path | None, report: Report) -> LayoutLibrary:
+    library = LayoutLibrary()
+    for name, label, data in builtin_layout_files():
+        try:
+            doc = parse_toml(data.decode("utf-8"), Path(label))
+        except DataError as exc:
+            report.diagnostics.append(exc.diagnostic)
+            continue
+        layout = _parse(name, label, doc, report)
+        if layout:
+            library.layouts[name] = layout
+    if game_path is not None and (game_path / "layouts").is_dir():
+        for path in sorted((game_path / "layouts").glob("*.toml")):
+            try:
+                doc = load_toml(path)
+            except DataError as exc:
+                report.diagnostics.append(exc.diagnostic)
+                continue
+            layout = _parse(path.stem, str(path), doc, report)
+            if layout:
+                library.layouts[path.stem] = layout
+    return library
+
+
+def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None:
+    data = doc.data
+    for key in data:
+        if key not in LAYOUT_KEYS:
+            report.warning(f"layout {name!r}: unknown key {key!r} (ignored)", doc.path, doc.line_of(key))
+    elements = []
+    for index, raw in enumerate(data.get("element", [])):
+        line = doc.line_of("element", index)
+        kind = raw.get("type")
+        if kind not in ELEMENT_KEYS:
+            hint = closest(str(kind), ELEMENT_KEYS)
+            report.error(f"layout {name!r}: unknown element type {kind!r}", doc.path, line,
+                         f"did you mean {hint!r}?" if hint else f"use one of: {', '.join(ELEMENT_KEYS)}")
+            continue
+        allowed = ELEMENT_KEYS[kind] | COMMON_KEYS
+        for key in raw:
+            if key not in allowed:
+                hint = closest(key, allowed)
+                report.warning(f"layout {name!r}: {kind} element has unknown key {key!r} (ignored)", doc.path,
+                               doc.line_of("element", index, key), f"did you mean {hint!r}?" if hint else None)
+        values = {k: v for k, v in raw.items() if k in ELEMENT_KEYS[kind]}
+        for key in ("w", "h", "size", "min_size", "stroke_width", "spacing"):
+            value = values.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:
+                report.error(f"layout {name!r}: {kind}.{key} must be positive, found {value}", doc.path,
+                             doc.line_of("element", index, key))
+        elements.append(Element(type=kind, values=values, when=raw.get("when"), line=line))
+    safe_zone = data.get("safe_zone", SAFE_ZONE_MM)
+    return Layout(name=name, path=label, elements=tuple(elements), description=str(data.get("description", "")),
+                  safe_zone=float(safe_zone))
+
+
+def text_outside_safe_zone(layout: Layout, width: float, height: float) -> Iterable[Element]:
+    """Text elements whose box reaches within the safe zone of the trim.
+
+    Print shops cut within about 3 mm of the trim line; text there may be cut.
+    Only literal numbers can be checked before cards are known.
+    """
+    margin = layout.safe_zone
+    for element in layout.elements:
+        if element.type != "text":
+            continue
+        box = [element.values.get(k) for k in ("x", "y", "w", "h")]
+        if not all(isinstance(v, int | float) for v in box):
+            continue
+        x, y, w, h = box
+        if x < margin - 1e-6 or y < margin - 1e-6 or x + w > width - margin + 1e-6 or y + h > height - margin + 1e-6:
+            yield element
