@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from pnp.render import icons as icon_lib
 from pnp.render.bind import Resolved
 from pnp.render.fonts import FontSet
+from pnp.render.images import draw_image
 from pnp.render.linebreak import Icon as InlineIcon
 from pnp.render.textbox import draw_fit, fit_text, parse_card_markup
 
@@ -205,16 +206,7 @@ class FacePainter:
     def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
         v = element.values
         x, y, w, h = self._box(v, trim, bleed if v.get("bleed") else None)
-        path = v["src"]
-        canvas.saveState()
-        clip = canvas.beginPath()
-        clip.rect(x, y, w, h)
-        canvas.clipPath(clip, stroke=0, fill=0)
-        image_w, image_h = v["pixel_size"]
-        scale = (max if v.get("fit", "cover") == "cover" else min)(w / image_w, h / image_h)
-        draw_w, draw_h = image_w * scale, image_h * scale
-        canvas.drawImage(str(path), x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h, mask="auto")
-        canvas.restoreState()
+        draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"))
 
     def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
         from pnp.render.patterns import draw_pattern

@@ -1,0 +1,261 @@
+"""The surveillance condition language: parsing, meaning, feasibility and texts.
+
+Expected trees, truth values and bounds are worked out by hand from the
+grammar in pnp/rules/surveillance.py and the seed's rules, never read back
+from the code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.rules.surveillance import (
+    Activation,
+    AllOf,
+    AnyOf,
+    Compare,
+    ConditionError,
+    PlayedCard,
+    PlayerView,
+    Selector,
+    Table,
+    TrickContains,
+    TrickTotal,
+    WinnerPlayed,
+    Won,
+    WonCount,
+    WonSum,
+    can_fire,
+    colours_named,
+    describe_activation,
+    describe_removal,
+    holds,
+    parse_activation,
+    parse_removal,
+    tokenize,
+)
+
+COLOURS = ("yellow", "blue", "red", "green", "purple", "black")
+JA_COLOURS = {"yellow": "黄", "blue": "青", "red": "赤", "green": "緑", "purple": "紫", "black": "黒"}
+
+
+def cards(*specs: str) -> list[PlayedCard]:
+    """"red-3" -> PlayedCard("red", 3)."""
+    result = []
+    for spec in specs:
+        colour, number = spec.rsplit("-", 1)
+        result.append(PlayedCard(colour, int(number)))
+    return result
+
+
+def deck(colours: tuple[str, ...]) -> list[PlayedCard]:
+    return [PlayedCard(colour, number) for colour in colours for number in range(1, 11)]
+
+
+# ----------------------------------------------------------------- parsing
+
+
+@pytest.mark.parametrize(("text", "tree"), [
+    ("won(red) >= 3", Compare(Won(Selector("colour", "red")), ">=", 3)),
+    ("won(trump) >= 2", Compare(Won(Selector("trump")), ">=", 2)),
+    ("won(number=7) >= 2", Compare(Won(Selector("number", 7)), ">=", 2)),
+    ("won( number = 7 )>=2", Compare(Won(Selector("number", 7)), ">=", 2)),
+    ("sum(won) >= 40", Compare(WonSum(), ">=", 40)),
+    ("count(won) < 12", Compare(WonCount(), "<", 12)),
+    ("trick.total == 30", Compare(TrickTotal(), "==", 30)),
+    ("trick.contains(1)", TrickContains(1)),
+    ("winner.played(trump)", WinnerPlayed(Selector("trump"))),
+    ("winner.played(blue)", WinnerPlayed(Selector("colour", "blue"))),
+])
+def test_each_term_parses_to_its_tree(text: str, tree: object) -> None:
+    assert parse_removal(text, COLOURS) == tree
+
+
+def test_and_binds_tighter_than_or() -> None:
+    red = Compare(Won(Selector("colour", "red")), ">=", 5)
+    blue = Compare(Won(Selector("colour", "blue")), ">=", 5)
+    one = TrickContains(1)
+    assert parse_removal("won(red) >= 5 or won(blue) >= 5 and trick.contains(1)", COLOURS) == \
+        AnyOf((red, AllOf((blue, one))))
+    assert parse_removal("(won(red) >= 5 or won(blue) >= 5) and trick.contains(1)", COLOURS) == \
+        AllOf((AnyOf((red, blue)), one))
+
+
+@pytest.mark.parametrize(("text", "activation"), [
+    ("every trick", Activation("every", 1, None)),
+    ("trick 8", Activation("trick", 8, 8)),
+    ("tricks 1-7", Activation("range", 1, 7)),
+    ("tricks 1–7", Activation("range", 1, 7)),  # an en dash, as rulebooks print it
+    ("from trick 5", Activation("from", 5, None)),
+])
+def test_activation_forms(text: str, activation: Activation) -> None:
+    assert parse_activation(text) == activation
+
+
+@pytest.mark.parametrize(("text", "message", "column"), [
+    ("won(pink) >= 3", "unknown colour 'pink'", 5),
+    ("won(red) >= ", "expected a number", 13),
+    ("won(red) => 3", "expected a comparison", 10),
+    ("glow(red) >= 3", "unknown term 'glow'", 1),
+    ("won(red) >= 3 and", "ends too early", 18),
+    ("won(red) >= 3 won(blue) >= 1", "unexpected 'won'", 15),
+    ("(won(red) >= 3", "expected ')'", 15),
+    ("won(red) >= 3; drop table", "unexpected character ';'", 14),
+])
+def test_removal_errors_name_the_problem_and_column(text: str, message: str, column: int) -> None:
+    with pytest.raises(ConditionError) as caught:
+        parse_removal(text, COLOURS)
+    assert message in str(caught.value)
+    assert caught.value.column == column
+
+
+def test_python_is_not_evaluated() -> None:
+    with pytest.raises(ConditionError):
+        parse_removal("__import__('os').system('true')", COLOURS)
+    with pytest.raises(ConditionError):
+        parse_removal("", COLOURS)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("tricks 5-3", "empty"),
+    ("trick 0", "start at 1"),
+    ("every", "expected 'trick'"),
+    ("sometimes", "unknown activation"),
+    ("trick eight", "expected a number"),
+])
+def test_activation_errors(text: str, message: str) -> None:
+    with pytest.raises(ConditionError, match=message):
+        parse_activation(text)
+
+
+def test_hyphenated_colour_ids_are_one_word() -> None:
+    tokens = tokenize("won(dark-blue) >= 1")
+    assert [t.text for t in tokens] == ["won", "(", "dark-blue", ")", ">=", "1", "end of text"]
+    assert parse_removal("won(dark-blue) >= 1", ["dark-blue"]) == Compare(Won(Selector("colour", "dark-blue")), ">=", 1)
+
+
+# ----------------------------------------------------------------- meaning
+
+
+def test_counts_on_the_won_pile() -> None:
+    pile = cards("red-3", "red-7", "blue-7", "yellow-10")
+    view = PlayerView(won=pile, trump="blue")
+    assert holds(parse_removal("won(red) >= 2", COLOURS), view)
+    assert not holds(parse_removal("won(red) >= 3", COLOURS), view)
+    assert holds(parse_removal("won(trump) == 1", COLOURS), view)  # one blue card
+    assert holds(parse_removal("won(number=7) >= 2", COLOURS), view)
+    assert holds(parse_removal("count(won) >= 4", COLOURS), view)
+    assert holds(parse_removal("sum(won) == 27", COLOURS), view)  # 3 + 7 + 7 + 10
+    assert not holds(parse_removal("sum(won) > 27", COLOURS), view)
+
+
+def test_trick_terms_concern_only_the_winner() -> None:
+    trick = cards("blue-1", "blue-10", "red-4")
+    winner = PlayerView(won=trick, trump="yellow", took=trick, own_card=trick[1])
+    bystander = PlayerView(won=[], trump="yellow", took=None, own_card=trick[0])
+    for text in ("trick.contains(1)", "trick.total >= 15", "trick.total <= 15", "winner.played(blue)"):
+        condition = parse_removal(text, COLOURS)
+        assert holds(condition, winner), text
+        assert not holds(condition, bystander), text  # even "<= 15" does not catch a bystander
+    assert not holds(parse_removal("trick.total >= 16", COLOURS), winner)  # 1 + 10 + 4 = 15
+    assert not holds(parse_removal("winner.played(trump)", COLOURS), winner)
+
+
+def test_and_or_combine() -> None:
+    pile = cards("red-1", "red-2", "red-3", "blue-4")
+    view = PlayerView(won=pile, trump="red")
+    assert holds(parse_removal("won(blue) >= 2 or won(red) >= 3", COLOURS), view)
+    assert not holds(parse_removal("won(blue) >= 2 and won(red) >= 3", COLOURS), view)
+
+
+def test_activation_window() -> None:
+    tricks_1_7 = parse_activation("tricks 1-7")
+    assert [n for n in range(1, 10) if tricks_1_7.active(n)] == [1, 2, 3, 4, 5, 6, 7]
+    assert [n for n in range(1, 10) if parse_activation("from trick 5").active(n)] == [5, 6, 7, 8, 9]
+    assert [n for n in range(1, 10) if parse_activation("trick 8").active(n)] == [8]
+
+
+# ----------------------------------------------------------------- the 6-player shift
+
+
+@pytest.mark.parametrize(("text", "shifted"), [
+    ("trick 8", Activation("trick", 7, 7)),        # the seed: "Trick 8" becomes "Trick 7"
+    ("tricks 1-7", Activation("range", 1, 6)),     # the seed: "Tricks 1-7" becomes "Tricks 1-6"
+    ("trick 1", Activation("trick", 1, 1)),        # N >= 2 only
+    ("from trick 5", Activation("from", 4, None)),
+    ("every trick", Activation("every", 1, None)),
+])
+def test_six_player_shift(text: str, shifted: Activation) -> None:
+    assert parse_activation(text).shifted(1, 2) == shifted
+
+
+# ----------------------------------------------------------------- feasibility
+
+
+def test_colour_count_is_bounded_by_the_cards_of_that_colour() -> None:
+    table = Table(players=3, in_play=deck(COLOURS[:4]), tricks_played=9)
+    assert can_fire(parse_removal("won(red) >= 10", COLOURS), table)
+    assert not can_fire(parse_removal("won(red) >= 11", COLOURS), table)  # only 10 red cards exist
+    assert not can_fire(parse_removal("won(black) >= 1", COLOURS), table)  # black not in play with 3
+    assert not can_fire(parse_removal("won(trump) >= 11", COLOURS), table)
+    assert not can_fire(parse_removal("won(number=7) >= 5", COLOURS), table)  # four 7s in 4 colours
+
+
+def test_cards_won_are_bounded_by_the_tricks_played() -> None:
+    by_trick_2 = Table(players=6, in_play=deck(COLOURS), tricks_played=2)
+    assert can_fire(parse_removal("count(won) >= 12", COLOURS), by_trick_2)  # 2 tricks x 6 cards
+    assert not can_fire(parse_removal("count(won) >= 13", COLOURS), by_trick_2)
+    assert not can_fire(parse_removal("won(red) >= 3", COLOURS), Table(3, deck(COLOURS[:4]), 0))
+
+
+def test_sums_are_bounded_by_the_highest_cards() -> None:
+    three = Table(players=3, in_play=deck(COLOURS[:4]), tricks_played=1)
+    # one trick of 3 players: at best three 10s = 30
+    assert can_fire(parse_removal("trick.total >= 30", COLOURS), three)
+    assert not can_fire(parse_removal("trick.total >= 31", COLOURS), three)
+    assert can_fire(parse_removal("sum(won) >= 30", COLOURS), three)
+    assert not can_fire(parse_removal("sum(won) >= 31", COLOURS), three)
+
+
+def test_and_needs_every_part_or_needs_one() -> None:
+    table = Table(players=3, in_play=deck(COLOURS[:4]), tricks_played=9)
+    assert not can_fire(parse_removal("won(red) >= 11 and trick.contains(1)", COLOURS), table)
+    assert can_fire(parse_removal("won(red) >= 11 or trick.contains(1)", COLOURS), table)
+    assert not can_fire(parse_removal("trick.contains(11)", COLOURS), table)
+    assert can_fire(parse_removal("count(won) < 1", COLOURS), table)
+    assert not can_fire(parse_removal("count(won) < 0", COLOURS), table)
+
+
+def test_colours_named() -> None:
+    condition = parse_removal("won(red) >= 1 or (winner.played(black) and won(trump) >= 2)", COLOURS)
+    assert colours_named(condition) == {"red", "black"}
+
+
+# ----------------------------------------------------------------- texts
+
+
+def test_english_texts() -> None:
+    assert describe_removal(parse_removal("won(red) >= 3", COLOURS), "en", str) == \
+        "A player who has won 3 or more red cards is removed."
+    assert describe_removal(parse_removal("won(trump) > 3", COLOURS), "en", str) == \
+        "A player who has won 4 or more trump cards is removed."
+    assert describe_removal(parse_removal("won(red) >= 5 or won(blue) >= 5", COLOURS), "en", str) == \
+        "A player who has won 5 or more red cards or has won 5 or more blue cards is removed."
+    assert describe_activation(parse_activation("trick 8"), "en", (6, Activation("trick", 7, 7))) == \
+        "Trick 8 only (6 players: trick 7 only)"
+    assert describe_activation(parse_activation("every trick"), "en", (6, Activation("every"))) == "Every trick"
+
+
+def test_japanese_texts_use_the_glossary_terms() -> None:
+    removal = describe_removal(parse_removal("won(trump) >= 4", COLOURS), "ja", JA_COLOURS.__getitem__)
+    assert removal == "切札のスートのカードを4枚以上獲得しているプレイヤーは脱落する。"
+    mixed = describe_removal(parse_removal("won(red) >= 5 or count(won) <= 2", COLOURS), "ja",
+                             JA_COLOURS.__getitem__)
+    assert mixed == "赤のカードを5枚以上獲得している、またはカードを2枚以下獲得しているプレイヤーは脱落する。"
+    assert describe_activation(parse_activation("tricks 1-7"), "ja", (6, Activation("range", 1, 6))) == \
+        "第1～7トリック（6人プレイでは第1～6トリック）"
+
+
+def test_unknown_language_falls_back_to_english() -> None:
+    assert describe_removal(parse_removal("count(won) >= 12", COLOURS), "fr", str) == \
+        "A player who has won 12 or more cards is removed."
