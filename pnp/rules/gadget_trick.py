@@ -494,8 +494,15 @@ class GadgetTrickRules(GameRules):
             texts[card.id] = {
                 "activation": activation,
                 "removal": removal,
+                "activation_label": label_a,
+                "removal_label": label_r,
                 "text": f"{label_a}{separator}{activation}\n{label_r}{separator}{removal}",
             }
+        timing_words = settings.doc.data.get("gadget", {}).get("timing", {})
+        gadget_component = settings.doc.data.get("gadget", {}).get("component", "gadget")
+        for card in game.cards(gadget_component) if gadget_component in game.components else ():
+            tag = card.fields.get("timing", "")
+            texts[card.id] = {"timing": _localised(timing_words.get(tag, tag), lang)}
         return texts
 
     def context(self, game: Game, lang: str) -> dict[str, Any]:
