@@ -13,6 +13,21 @@ from pnp.diagnostics import Report
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
 
 
+class OffsetParam(click.ParamType):
+    """An "X,Y" pair of millimetres, as the calibration sheet tells the user to type it."""
+
+    name = "X,Y"
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        if isinstance(value, tuple):
+            return value
+        try:
+            x_text, y_text = str(value).split(",")
+            return float(x_text), float(y_text)
+        except ValueError:
+            self.fail(f"{value!r} is not X,Y in mm (for example 1.5,-0.5)", param, ctx)
+
+
 def _data_option(function):
     return click.option("--data", "data", type=click.Path(path_type=Path, file_okay=False), default=None,
                         help=DATA_HELP)(function)
@@ -75,8 +90,8 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How your printer flips duplex pages.")
-@click.option("--back-offset", type=(float, float), default=(0.0, 0.0), metavar="X Y", show_default=True,
-              help="Shift backs by X Y mm to cancel duplex drift (read it off `pnp calibrate`).")
+@click.option("--back-offset", type=OffsetParam(), default="0,0", metavar="X,Y", show_default=True,
+              help="Shift backs by X,Y mm to cancel duplex drift (read it off `pnp calibrate`).")
 @click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
@@ -89,9 +104,23 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
     from pnp.write.jobs import BuildOptions
 
     options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
-                                              back_offset_mm=back_offset, only=only), png=png)
+                                              back_offset_mm=back_offset, only=only), png=png or "png" in what)
     request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what)
     sys.exit(run_build(data, request))
+
+
+@cli.command()
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="How your printer flips duplex pages.")
+@click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
+              help="Output folder.")
+def calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> None:
+    """Print a duplex test sheet to measure how far your printer shifts the backs."""
+    from pnp.commands.calibrate import run_calibrate
+
+    sys.exit(run_calibrate(paper, duplex_edge, lang, out))
 
 
 def main() -> None:

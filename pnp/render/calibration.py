@@ -255,22 +255,10 @@ def _draw_paragraphs(
 
 
 def wrap_text(text: str, font_name: str, size: float, width_pt: float) -> list[str]:
-    """Greedy wrap at spaces; a run without spaces (e.g. Japanese) breaks between characters."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if stringWidth(candidate, font_name, size) <= width_pt:
-            current = candidate
-            continue
-        if current:
-            lines.append(current)
-        current = ""
-        for char in word:
-            if stringWidth(current + char, font_name, size) > width_pt and current:
-                lines.append(current)
-                current = ""
-            current += char
-    if current:
-        lines.append(current)
-    return lines
+    """Wrap with the same kinsoku-aware breaker as cards and rulebooks, so Japanese steps break well."""
+    from pnp.render.linebreak import Text, break_lines
+
+    def measure(run: Text) -> float:
+        return stringWidth(run.text, font_name, size)
+
+    return [line.text for line in break_lines([Text(text)], width_pt, measure)]

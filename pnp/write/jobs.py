@@ -105,6 +105,11 @@ def plan_game_jobs(game: Game, rules: GameRules, languages: Sequence[str], paper
                                     component.id))
             if "calibration" in what:
                 jobs.append(Job("calibration", game.id, lang, paper, folder / "calibration.pdf"))
+        if options.png:
+            # card images do not depend on the paper
+            for component in printed:
+                jobs.append(Job("png", game.id, lang, "", out / game.id / lang / "png" / component.id,
+                                component.id))
     return GameJobs(game, rules, options, out / ".cache" / "fonts", jobs)
 
 
@@ -129,7 +134,9 @@ def _prepare(plan: GameJobs, lang: str, report: Report) -> _LangState:
     report.extend(bind_report)
     if bind_report.errors:
         raise DataError(f"{plan.game.id}: the card layouts have errors (see above)")
-    texts = list(label_texts(plan.game, lang))
+    from pnp.render.calibration_words import all_calibration_strings
+
+    texts = list(label_texts(plan.game, lang)) + all_calibration_strings(lang)
     for component in bound.values():
         texts.extend(component.texts())
     fontset = prepare_fonts(texts, plan.cache_dir)
@@ -137,7 +144,7 @@ def _prepare(plan: GameJobs, lang: str, report: Report) -> _LangState:
 
 
 def _execute(plan: GameJobs, job: Job, state: _LangState, summary: BuildSummary) -> None:
-    paper = PAPER_SIZES[job.paper]
+    paper = PAPER_SIZES.get(job.paper)
     job.path.parent.mkdir(parents=True, exist_ok=True)
     if job.kind in ("cards", "fold", "lowink"):
         variant = "duplex" if job.kind == "cards" else job.kind
@@ -145,10 +152,20 @@ def _execute(plan: GameJobs, job: Job, state: _LangState, summary: BuildSummary)
         result = write_component_pdf(plan.game, bound, state.fontset, paper, job.lang, variant,
                                      plan.options.print, job.path)
         summary.issues.extend(result.issues)
+    elif job.kind == "png":
+        from pnp.render.card_png import write_card_pngs
+
+        result = write_card_pngs(plan.game, state.bound[job.component], state.fontset, plan.options.print.bleed_mm,
+                                 job.path)
+        summary.issues.extend(result.issues)
+        summary.written.extend(result.written)
+        return
     elif job.kind == "calibration":
         from pnp.render.calibration import write_calibration_sheet
+        from pnp.render.calibration_words import calibration_texts
 
-        write_calibration_sheet(job.path, paper, state.fontset.regular, plan.options.print.duplex_edge)
+        write_calibration_sheet(job.path, paper, state.fontset.regular, plan.options.print.duplex_edge,
+                                calibration_texts(job.lang))
     else:
         raise ValueError(f"unknown job kind {job.kind!r}")
     summary.written.append(job.path)

@@ -1,0 +1,22 @@
+"""`pnp calibrate`: a duplex test sheet for measuring a printer's back offset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pnp.render.calibration import write_calibration_sheet
+from pnp.render.calibration_words import all_calibration_strings, calibration_texts
+from pnp.render.fonts import prepare_fonts
+from pnp.render.paper import PAPER_SIZES
+
+
+def run_calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> int:
+    texts = calibration_texts(lang)
+    fontset = prepare_fonts(all_calibration_strings(lang), out / ".cache" / "fonts")
+    path = out / f"calibration-{paper}-{duplex_edge}-{lang}.pdf"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_calibration_sheet(path, PAPER_SIZES[paper], fontset.regular, duplex_edge, texts)
+    click.echo(f"wrote {path}: print it duplex ({duplex_edge} edge) at 100 %, then follow the steps on the sheet")
+    return 0
