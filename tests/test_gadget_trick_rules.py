@@ -297,12 +297,18 @@ def test_project_gadgets_have_known_timings_and_both_languages() -> None:
 def test_card_texts_are_generated_in_both_languages() -> None:
     game = make_game()
     english, japanese = RULES.card_texts(game, "en"), RULES.card_texts(game, "ja")
-    assert set(english) == set(japanese) == {card.id for card in game.cards("surveillance")}
+    surveillance_ids = {card.id for card in game.cards("surveillance")}
+    gadget_ids = {card.id for card in game.cards("gadget")}
+    assert set(english) == set(japanese) == surveillance_ids | gadget_ids
+    # gadgets get their timing tag's wording from rules.toml
+    assert all(set(english[g]) == {"timing"} for g in gadget_ids)
     assert english["vault-camera"] == {
         "activation": "Trick 8 only (6 players: trick 7 only)",
         "removal": "A player who has won cards whose numbers total 60 or more is removed.",
         "text": "Activation: Trick 8 only (6 players: trick 7 only)\n"
                 "Removal: A player who has won cards whose numbers total 60 or more is removed.",
+        "activation_label": "Activation",
+        "removal_label": "Removal",
     }
     assert japanese["pressure-floor"]["text"] == (
         "作動条件：第1～7トリック（6人プレイでは第1～6トリック）\n"
@@ -410,4 +416,5 @@ def test_the_real_game_folder_checks_clean() -> None:
     report = checked(result.game)
     assert report.errors == [] and report.warnings == [], messages(report.errors + report.warnings)
     texts = RULES.card_texts(result.game, "ja")
-    assert {card.id for card in result.game.cards("surveillance")} == set(texts)
+    surveillance_ids = {card.id for card in result.game.cards("surveillance")}
+    assert surveillance_ids == {card_id for card_id, fields in texts.items() if "activation" in fields}
