@@ -92,21 +92,47 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
               help="How your printer flips duplex pages.")
 @click.option("--back-offset", type=OffsetParam(), default="0,0", metavar="X,Y", show_default=True,
               help="Shift backs by X,Y mm to cancel duplex drift (read it off `pnp calibrate`).")
-@click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed.")
+@click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed, and a contact sheet.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Processes to build with (default: the number of cores).")
+@click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
 def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
           what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str,
-          back_offset: tuple[float, float], png: bool, out: Path) -> None:
+          back_offset: tuple[float, float], png: bool, jobs: int | None, force: bool, out: Path) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
     from pnp.commands.build import BuildRequest, run_build
     from pnp.render.card_pdf import PrintOptions
     from pnp.write.jobs import BuildOptions
 
     options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
-                                              back_offset_mm=back_offset, only=only), png=png or "png" in what)
-    request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what)
+                                              back_offset_mm=back_offset, only=only),
+                           png=png or "png" in what, force=force)
+    request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what,
+                           jobs=jobs)
     sys.exit(run_build(data, request))
+
+
+@cli.command()
+@_data_option
+@click.option("--lang", "languages", multiple=True, help="Languages to build (default: all).")
+@click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
+              help="Papers to build (default: a4 and letter).")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
+              help="Output folder.")
+def watch(data: Path | None, languages: tuple[str, ...], papers: tuple[str, ...], out: Path) -> None:
+    """Rebuild what a saved file affects, until Ctrl-C."""
+    from pnp.commands.build import BuildRequest, run_build
+    from pnp.commands.watch import run_watch
+    from pnp.load.game_folder import data_dir
+    from pnp.write.jobs import BuildOptions
+
+    def build_games(games: tuple[str, ...]) -> int:
+        request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=BuildOptions())
+        return run_build(data, request)
+
+    sys.exit(run_watch(data_dir(data), build_games))
 
 
 @cli.command()

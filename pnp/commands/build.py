@@ -1,25 +1,20 @@
-"""`pnp build`: check each game, then render and write its printables.
-
-Every output file is a function of the game folder, the templates, the
-options and pnp's version; the build lists them as jobs first (see
-:mod:`pnp.write.jobs`) and then runs each one, writing atomically.
-"""
+"""`pnp build`: check each game, plan its outputs, build what is out of date."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
-from pnp.render.faces import TextIssue
 from pnp.validate import check_folder
-from pnp.write.jobs import BuildOptions, BuildSummary, plan_game_jobs, run_jobs
+from pnp.write.jobs import BuildOptions, Unit, plan_game
+from pnp.write.runner import BuildSummary, run_units
 
 PAPERS = ("a4", "letter")
-WHAT = ("cards", "fold", "lowink", "calibration", "png", "rules", "aid")
+WHAT = ("cards", "fold", "lowink", "calibration", "rules", "aid")
 
 
 @dataclass
@@ -30,8 +25,7 @@ class BuildRequest:
     out: Path
     options: BuildOptions
     what: tuple[str, ...] = ()
-    strict: bool = False
-    report_issues: list[TextIssue] = field(default_factory=list)
+    jobs: int | None = None
 
 
 def run_build(data: Path | None, request: BuildRequest) -> int:
@@ -41,7 +35,7 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     for diagnostic in report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     failed = bool(report.errors)
-    summary = BuildSummary()
+    units: list[Unit] = []
     for folder in folders:
         result = check_folder(folder)
         if result.report.errors or result.game is None or result.rules is None:
@@ -50,22 +44,17 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
             click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
             failed = True
             continue
-        languages = request.languages or result.game.languages
-        unknown = [lang for lang in languages if lang not in result.game.languages]
+        game = result.game
+        languages = request.languages or game.languages
+        unknown = [lang for lang in languages if lang not in game.languages]
         if unknown:
             click.echo(f"{folder.name}: skipping languages it does not ship in: {', '.join(unknown)}", err=True)
-        languages = tuple(lang for lang in languages if lang in result.game.languages)
-        try:
-            jobs = plan_game_jobs(result.game, result.rules, languages, request.papers or PAPERS, request.out,
-                                  request.what or WHAT, request.options)
-            run_jobs(jobs, summary)
-        except DataError as exc:
-            click.echo(exc.diagnostic.format(Path.cwd()), err=True)
-            click.echo(f"{folder.name}: build stopped", err=True)
-            failed = True
+        languages = tuple(lang for lang in languages if lang in game.languages)
+        units.extend(plan_game(game, languages, request.papers or PAPERS, request.out, request.what or WHAT,
+                               request.options))
+    summary = BuildSummary()
+    run_units(units, summary, request.jobs)
     for diagnostic in summary.report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     click.echo(summary.describe(Path.cwd()))
-    if summary.report.errors:
-        failed = True
-    return 1 if failed else 0
+    return 1 if failed or summary.report.errors else 0

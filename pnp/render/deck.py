@@ -7,17 +7,17 @@ printed and every layout problem is known before the first page is drawn.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from PIL import Image
 
 from pnp.diagnostics import DataError, Report
 from pnp.model.game import Card, Component, Game
 from pnp.render.bind import Binder, BindError, Resolved, card_context, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet, prepare_fonts
+from pnp.render.images import ImageFormatError, inspect_image, printed_dpi
 from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.rules.base import GameRules
 
@@ -56,14 +56,17 @@ def back_layout_name(component: Component) -> str:
 
 
 def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver: bool = False,
-              library: LayoutLibrary | None = None) -> dict[str, BoundComponent]:
-    """Resolve every printed component's cards; problems go to ``report``."""
+              library: LayoutLibrary | None = None,
+              components: tuple[str | None, ...] | None = None) -> dict[str, BoundComponent]:
+    """Resolve every printed component's cards (or only ``components``); problems go to ``report``."""
     library = library or load_library(game.path, report)
     binder = Binder(game)
     generated = rules.card_texts(game, lang)
     bound: dict[str, BoundComponent] = {}
     for component in game.components.values():
         if not component.printed or not component.cards:
+            continue
+        if components is not None and component.id not in components:
             continue
         layouts = {}
         for role, name in (("face", face_layout_name(component)), ("back", back_layout_name(component))):
@@ -110,26 +113,53 @@ def _warn_safe_zone(layout: Layout, component: Component, report: Report) -> Non
                        Path(layout.path), element.line, "move the box inside the safe zone")
 
 
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG")
+DPI_CHECK_BLEED_MM = 3.0  # the default bleed: art with `bleed = true` must also cover it
+
+
 def _prepare_image(game: Game, component: Component, card: Card, element: Resolved, report: Report) -> None:
-    src = str(element.values.get("src", ""))
+    """Find, read and size-check a card's image before anything is drawn.
+
+    A ``src`` without a suffix (``images/<card id>``) finds a .png, .jpg or .jpeg of that name, so
+    a designer can drop art in a folder without naming each file in the card list.
+    """
+    where = (card.source.file if card.source else None, card.source.line if card.source else None)
+    src = str(element.values.get("src", "")).strip()
     try:
-        path = image_path(game, src)
+        candidates = [image_path(game, src + suffix) for suffix in IMAGE_SUFFIXES] if src and not Path(
+            src).suffix else [image_path(game, src)]
     except ValueError as exc:
-        raise DataError(f"card {card.id!r}: {exc}", card.source.file if card.source else None,
-                        card.source.line if card.source else None) from None
-    if not path.is_file():
-        raise DataError(f"card {card.id!r}: image {src!r} not found", card.source.file if card.source else None,
-                        card.source.line if card.source else None, "add the file, or fix the path")
-    with Image.open(path) as image:
-        pixels = image.size
+        raise DataError(f"card {card.id!r}: {exc}", *where) from None
+    path = next((p for p in candidates if p.is_file()), None)
+    if not src or path is None:
+        tried = f"{src}.png, .jpg or .jpeg" if src and not Path(src).suffix else repr(src)
+        raise DataError(f"card {card.id!r}: image {tried} not found", *where, "add the file, or fix the path")
+    try:
+        source = inspect_image(path)
+    except (ImageFormatError, OSError) as exc:
+        raise DataError(f"card {card.id!r}: image {src!r} cannot be read: {exc}", *where,
+                        "save it again as PNG or JPEG") from None
+    pixels = (source.width, source.height)
     element.values["src"] = path
     element.values["pixel_size"] = pixels
-    width_mm = element.values.get("w", component.size[0] if component.size else 63.5)
-    dpi = pixels[0] / (width_mm / 25.4)
-    if dpi < MIN_DPI:
-        report.warning(f"card {card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})",
-                       card.source.file if card.source else None, card.source.line if card.source else None,
-                       f"supply at least {int(width_mm / 25.4 * MIN_DPI) + 1} pixels across")
+    box = _printed_box_mm(element.values, component)
+    dpi = printed_dpi(pixels, box, element.values.get("fit", "cover"))
+    if dpi < MIN_DPI - 0.5:
+        need = f"{math.ceil(box[0] / 25.4 * MIN_DPI)} × {math.ceil(box[1] / 25.4 * MIN_DPI)}"
+        report.warning(f"card {card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})", *where,
+                       f"supply at least {need} pixels for its {box[0]:g} × {box[1]:g} mm box")
+
+
+def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:
+    """The image box in mm, grown by the default bleed on each edge that `bleed = true` pushes out."""
+    card_w, card_h = component.size or (63.5, 88.9)
+    x, y = values.get("x", 0.0), values.get("y", 0.0)
+    w, h = values.get("w", card_w), values.get("h", card_h)
+    if values.get("bleed"):
+        edges_w = (abs(x) < 0.01) + (abs(x + w - card_w) < 0.01)
+        edges_h = (abs(y) < 0.01) + (abs(y + h - card_h) < 0.01)
+        w, h = w + edges_w * DPI_CHECK_BLEED_MM, h + edges_h * DPI_CHECK_BLEED_MM
+    return w, h
 
 
 def fonts_for(texts: Iterable[str], cache_dir: Path) -> FontSet:

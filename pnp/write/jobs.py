@@ -1,171 +1,127 @@
-"""Output jobs: what a build writes, described as data, run one by one.
+"""Output jobs: what a build writes, described as data before anything runs.
 
-A job names one output file and everything it is a function of (game, kind,
-language, paper, component, options), so builds can later skip up-to-date
-outputs and spread jobs over processes: a worker rebuilds whatever shared
-state it needs (the bound deck, the fonts) from the job alone.
+A job names one output and everything it is a function of: the game folder's
+files it reads, its kind, language, paper, component and options, and pnp's
+own fingerprint. Jobs sharing expensive state (the bound deck and its fonts)
+form a :class:`Unit`, the grain at which builds are skipped and spread over
+processes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import Report
 from pnp.model.game import Game
-from pnp.render.card_pdf import PrintOptions, label_texts, write_component_pdf
-from pnp.render.deck import BoundComponent, bind_game
+from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
-from pnp.render.fonts import FontSet, prepare_fonts
-from pnp.render.paper import PAPER_SIZES
-from pnp.rules.base import GameRules
+from pnp.write.stamps import files_under, job_key
+
+CARD_KINDS = ("cards", "fold", "lowink", "png")
+DOCUMENT_KINDS = ("rules", "booklet", "aid", "aid-cards")
 
 
 @dataclass(frozen=True)
 class BuildOptions:
     print: PrintOptions = PrintOptions()
     png: bool = False
+    force: bool = False
 
 
 @dataclass(frozen=True)
 class Job:
-    kind: str  # "cards" | "fold" | "lowink" | "calibration" | "png" | "rules" | "booklet" | "aid" | "aid-cards"
-    game: str
+    kind: str  # one of CARD_KINDS, DOCUMENT_KINDS or "calibration"
     lang: str
-    paper: str
-    path: Path
+    paper: str  # "" for paper-independent outputs (card PNGs)
+    path: Path  # a file, or a folder for PNG sets
     component: str | None = None
+    key: str = ""
 
 
-@dataclass
-class GameJobs:
-    game: Game
-    rules: GameRules
+@dataclass(frozen=True)
+class Unit:
+    """Jobs of one game, language and component (or document set) that share state."""
+
+    game_path: Path
+    game_id: str
+    lang: str
+    component: str | None
+    jobs: tuple[Job, ...]
     options: BuildOptions
     cache_dir: Path
-    jobs: list[Job]
+    stamp_root: Path
 
 
 @dataclass
-class BuildSummary:
+class UnitResult:
     written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
     issues: list[TextIssue] = field(default_factory=list)
     report: Report = field(default_factory=Report)
-
-    def describe(self, base: Path) -> str:
-        """The end-of-build report: every shrunk or overflowing text, grouped, then the files."""
-        lines = []
-        groups: dict[tuple, list[TextIssue]] = {}
-        for issue in self.issues:
-            groups.setdefault((issue.problem, issue.layout, issue.line, issue.text), []).append(issue)
-        if groups:
-            shrunk = sum(1 for key in groups if key[0] == "shrunk")
-            lines.append(f"text report: {shrunk} text(s) shrunk to fit, {len(groups) - shrunk} overflowing "
-                         f"or broken inside a word")
-            order = {"overflow": 0, "forced break": 1, "shrunk": 2}
-            for (problem, layout, line, text), issues in sorted(groups.items(),
-                                                                key=lambda g: (order[g[0][0]], g[0][1:3])):
-                cards = sorted({i.card for i in issues})
-                shown = ", ".join(cards[:4]) + (f" and {len(cards) - 4} more" if len(cards) > 4 else "")
-                smallest = min(i.size for i in issues)
-                lines.append(f"  {problem}: {layout} line {line}, {text[:40]!r} at "
-                             f"{smallest:g}/{issues[0].max_size:g} pt — card(s) {shown}")
-        folders = sorted({_rel(p.parent, base) for p in self.written})
-        lines.append(f"wrote {len(self.written)} file(s) in {len(folders)} folder(s)")
-        return "\n".join(lines)
-
-
-def _rel(path: Path, base: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(base.resolve()))
-    except ValueError:
-        return str(path)
 
 
 def output_folder(out: Path, game: str, lang: str, paper: str) -> Path:
     return out / game / lang / paper
 
 
-def plan_game_jobs(game: Game, rules: GameRules, languages: Sequence[str], papers: Sequence[str], out: Path,
-                   what: Sequence[str], options: BuildOptions) -> GameJobs:
-    jobs: list[Job] = []
+def card_inputs(game: Game, component: str) -> list[Path]:
+    """Everything a component's card sheets read: not the other card lists, rule texts or examples."""
+    other_lists = {c.cards_file.resolve() for c in game.components.values()
+                   if c.cards_file is not None and c.id != component}
+    skipped_names = {"examples.toml", "glossary.toml"}
+    return [p for p in files_under(game.path, ["**/*"])
+            if p.resolve() not in other_lists and p.name not in skipped_names
+            and "rules" not in p.relative_to(game.path).parts[:1]]
+
+
+def document_inputs(game: Game) -> list[Path]:
+    return files_under(game.path, ["**/*"])
+
+
+def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: Path, what: Sequence[str],
+              options: BuildOptions, document_kinds: Sequence[str] = ()) -> list[Unit]:
+    """Every output of one game, grouped into units, each job keyed by its inputs."""
+    units: list[Unit] = []
     printed = [c for c in game.components.values() if c.printed and c.cards]
+    cache_dir = out / ".cache" / "fonts"
+    stamp_root = out / ".cache" / "stamps"
+    parameters = {"print": asdict(options.print)}
     for lang in languages:
+        for component in printed:
+            inputs = card_inputs(game, component.id)
+            jobs = []
+            for paper in papers:
+                folder = output_folder(out, game.id, lang, paper)
+                names = {"cards": f"cards-{component.id}.pdf", "fold": f"cards-{component.id}-fold.pdf",
+                         "lowink": f"cards-{component.id}-lowink.pdf"}
+                for kind, name in names.items():
+                    if kind in what:
+                        jobs.append(_job(kind, lang, paper, folder / name, component.id, parameters, inputs,
+                                         game.path))
+            if options.png:
+                jobs.append(_job("png", lang, "", out / game.id / lang / "png" / component.id, component.id,
+                                 parameters, inputs, game.path))
+            if jobs:
+                units.append(Unit(game.path, game.id, lang, component.id, tuple(jobs), options, cache_dir,
+                                  stamp_root))
+        documents = []
         for paper in papers:
             folder = output_folder(out, game.id, lang, paper)
-            for component in printed:
-                if "cards" in what:
-                    jobs.append(Job("cards", game.id, lang, paper, folder / f"cards-{component.id}.pdf", component.id))
-                if "fold" in what:
-                    jobs.append(Job("fold", game.id, lang, paper, folder / f"cards-{component.id}-fold.pdf",
-                                    component.id))
-                if "lowink" in what:
-                    jobs.append(Job("lowink", game.id, lang, paper, folder / f"cards-{component.id}-lowink.pdf",
-                                    component.id))
             if "calibration" in what:
-                jobs.append(Job("calibration", game.id, lang, paper, folder / "calibration.pdf"))
-        if options.png:
-            # card images do not depend on the paper
-            for component in printed:
-                jobs.append(Job("png", game.id, lang, "", out / game.id / lang / "png" / component.id,
-                                component.id))
-    return GameJobs(game, rules, options, out / ".cache" / "fonts", jobs)
+                documents.append(_job("calibration", lang, paper, folder / "calibration.pdf", None, parameters, [],
+                                      game.path))
+            for kind in document_kinds:
+                documents.append(_job(kind, lang, paper, folder / f"{kind}.pdf", None, parameters,
+                                      document_inputs(game), game.path))
+        if documents:
+            units.append(Unit(game.path, game.id, lang, None, tuple(documents), options, cache_dir, stamp_root))
+    return units
 
 
-@dataclass
-class _LangState:
-    bound: dict[str, BoundComponent]
-    fontset: FontSet
-
-
-def run_jobs(plan: GameJobs, summary: BuildSummary) -> None:
-    states: dict[str, _LangState] = {}
-    for job in plan.jobs:
-        state = states.get(job.lang)
-        if state is None:
-            state = states[job.lang] = _prepare(plan, job.lang, summary.report)
-        _execute(plan, job, state, summary)
-
-
-def _prepare(plan: GameJobs, lang: str, report: Report) -> _LangState:
-    bind_report = Report()
-    bound = bind_game(plan.game, plan.rules, lang, bind_report)
-    report.extend(bind_report)
-    if bind_report.errors:
-        raise DataError(f"{plan.game.id}: the card layouts have errors (see above)")
-    from pnp.render.calibration_words import all_calibration_strings
-
-    texts = list(label_texts(plan.game, lang)) + all_calibration_strings(lang)
-    for component in bound.values():
-        texts.extend(component.texts())
-    fontset = prepare_fonts(texts, plan.cache_dir)
-    return _LangState(bound, fontset)
-
-
-def _execute(plan: GameJobs, job: Job, state: _LangState, summary: BuildSummary) -> None:
-    paper = PAPER_SIZES.get(job.paper)
-    job.path.parent.mkdir(parents=True, exist_ok=True)
-    if job.kind in ("cards", "fold", "lowink"):
-        variant = "duplex" if job.kind == "cards" else job.kind
-        bound = state.bound[job.component]
-        result = write_component_pdf(plan.game, bound, state.fontset, paper, job.lang, variant,
-                                     plan.options.print, job.path)
-        summary.issues.extend(result.issues)
-    elif job.kind == "png":
-        from pnp.render.card_png import write_card_pngs
-
-        result = write_card_pngs(plan.game, state.bound[job.component], state.fontset, plan.options.print.bleed_mm,
-                                 job.path)
-        summary.issues.extend(result.issues)
-        summary.written.extend(result.written)
-        return
-    elif job.kind == "calibration":
-        from pnp.render.calibration import write_calibration_sheet
-        from pnp.render.calibration_words import calibration_texts
-
-        write_calibration_sheet(job.path, paper, state.fontset.regular, plan.options.print.duplex_edge,
-                                calibration_texts(job.lang))
-    else:
-        raise ValueError(f"unknown job kind {job.kind!r}")
-    summary.written.append(job.path)
+def _job(kind: str, lang: str, paper: str, path: Path, component: str | None, parameters: dict,
+         inputs: Sequence[Path], base: Path) -> Job:
+    key = job_key({"kind": kind, "lang": lang, "paper": paper, "component": component, "name": path.name,
+                   **parameters}, inputs, base)
+    return Job(kind, lang, paper, path, component, key)

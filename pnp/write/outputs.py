@@ -1,0 +1,69 @@
+"""The writer for each kind of output file, registered with the runner.
+
+Fonts are prepared per unit from exactly the texts that unit prints, so a
+component's sheets do not change when another component's card list does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnp.diagnostics import DataError, Report
+from pnp.render.calibration_words import all_calibration_strings, calibration_texts
+from pnp.render.card_pdf import label_texts, write_component_pdf
+from pnp.render.deck import BoundComponent, bind_game
+from pnp.render.faces import TextIssue
+from pnp.render.fonts import FontSet, prepare_fonts
+from pnp.render.paper import PAPER_SIZES
+from pnp.write.jobs import Job
+from pnp.write.runner import UnitState, writer
+
+
+def _bound(state: UnitState) -> BoundComponent:
+    def bind() -> BoundComponent:
+        report = Report()
+        bound = bind_game(state.game, state.rules, state.unit.lang, report, components=(state.unit.component,))
+        state.report.extend(report)
+        if report.errors or state.unit.component not in bound:
+            raise DataError(f"{state.game.id}: the layouts of {state.unit.component!r} have errors (see above)")
+        return bound[state.unit.component]
+    return state.memo("bound", bind)  # type: ignore[return-value]
+
+
+def _fonts(state: UnitState, texts: list[str]) -> FontSet:
+    return state.memo("fonts", lambda: prepare_fonts(texts, state.unit.cache_dir))  # type: ignore[return-value]
+
+
+def _card_fonts(state: UnitState) -> FontSet:
+    bound = _bound(state)
+    return _fonts(state, [*label_texts(state.game, state.unit.lang), *bound.texts()])
+
+
+@writer("cards", "fold", "lowink")
+def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
+    bound, fontset = _bound(state), _card_fonts(state)
+    variant = "duplex" if job.kind == "cards" else job.kind
+    job.path.parent.mkdir(parents=True, exist_ok=True)
+    result = write_component_pdf(state.game, bound, fontset, PAPER_SIZES[job.paper], job.lang, variant,
+                                 state.unit.options.print, job.path)
+    return [job.path], list(result.issues)
+
+
+@writer("png")
+def write_pngs(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
+    from pnp.render.card_png import write_card_pngs
+
+    result = write_card_pngs(state.game, _bound(state), _card_fonts(state), state.unit.options.print.bleed_mm,
+                             job.path)
+    return list(result.written), list(result.issues)
+
+
+@writer("calibration")
+def write_calibration(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
+    from pnp.render.calibration import write_calibration_sheet
+
+    fontset = prepare_fonts(all_calibration_strings(job.lang), state.unit.cache_dir)
+    job.path.parent.mkdir(parents=True, exist_ok=True)
+    write_calibration_sheet(job.path, PAPER_SIZES[job.paper], fontset.regular,
+                            state.unit.options.print.duplex_edge, calibration_texts(job.lang))
+    return [job.path], []

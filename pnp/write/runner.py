@@ -1,0 +1,189 @@
+"""Run build units: skip what is up to date, spread the rest over processes.
+
+A worker needs nothing but its :class:`Unit`: it reloads the game folder,
+binds the one component it draws and prepares that component's fonts. So
+the same unit gives the same bytes in any process, and a worker crash or a
+Ctrl-C never leaves a half-written file (every write is atomic).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from pnp.diagnostics import DataError, Report
+from pnp.model.build import load_game
+from pnp.model.game import Game
+from pnp.render.faces import TextIssue
+from pnp.rules import get_rules
+from pnp.rules.base import GameRules
+from pnp.write.jobs import Job, Unit, UnitResult
+from pnp.write.stamps import StampStore
+
+
+@dataclass
+class BuildSummary:
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
+    issues: list[TextIssue] = field(default_factory=list)
+    report: Report = field(default_factory=Report)
+
+    def add(self, result: UnitResult) -> None:
+        self.written.extend(result.written)
+        self.skipped.extend(result.skipped)
+        self.issues.extend(result.issues)
+        self.report.extend(result.report)
+
+    def describe(self, base: Path) -> str:
+        """The end-of-build report: every shrunk or overflowing text, grouped, then the files."""
+        lines = []
+        groups: dict[tuple, list[TextIssue]] = {}
+        for issue in self.issues:
+            groups.setdefault((issue.problem, issue.layout, issue.line, issue.text), []).append(issue)
+        if groups:
+            shrunk = sum(1 for key in groups if key[0] == "shrunk")
+            lines.append(f"text report: {shrunk} text(s) shrunk to fit, {len(groups) - shrunk} overflowing "
+                         f"or broken inside a word")
+            order = {"overflow": 0, "forced break": 1, "shrunk": 2}
+            for (problem, layout, line, text), issues in sorted(groups.items(),
+                                                                key=lambda g: (order[g[0][0]], str(g[0][1:3]))):
+                cards = sorted({i.card for i in issues})
+                shown = ", ".join(cards[:4]) + (f" and {len(cards) - 4} more" if len(cards) > 4 else "")
+                smallest = min(i.size for i in issues)
+                lines.append(f"  {problem}: {layout} line {line}, {text[:40]!r} at "
+                             f"{smallest:g}/{issues[0].max_size:g} pt — card(s) {shown}")
+        folders = sorted({_rel(p.parent, base) for p in self.written})
+        lines.append(f"wrote {len(self.written)} file(s) in {len(folders)} folder(s)"
+                     + (f"; {len(self.skipped)} up to date (use --force to rebuild)" if self.skipped else ""))
+        return "\n".join(lines)
+
+
+def _rel(path: Path, base: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path)
+
+
+#: job kind -> function writing that job's output; returns the files written and text issues
+JobWriter = Callable[["UnitState", Job], tuple[list[Path], list[TextIssue]]]
+WRITERS: dict[str, JobWriter] = {}
+
+
+def writer(*kinds: str) -> Callable[[JobWriter], JobWriter]:
+    def register(function: JobWriter) -> JobWriter:
+        for kind in kinds:
+            WRITERS[kind] = function
+        return function
+    return register
+
+
+@dataclass
+class UnitState:
+    """What a unit's jobs share, prepared once per unit in the worker."""
+
+    unit: Unit
+    game: Game
+    rules: GameRules
+    report: Report
+    _cache: dict = field(default_factory=dict)
+
+    def memo(self, name: str, make: Callable[[], object]) -> object:
+        if name not in self._cache:
+            self._cache[name] = make()
+        return self._cache[name]
+
+
+def run_unit(unit: Unit) -> UnitResult:
+    """Build every stale job of a unit. Runs in a worker process or in-process."""
+    import pnp.write.outputs  # noqa: F401  (registers the job writers)
+
+    result = UnitResult()
+    stamps = StampStore(unit.stamp_root.parent.parent)
+    stale: list[Job] = []
+    for job in unit.jobs:
+        stamp = None if unit.options.force else stamps.fresh(job.path, job.key)
+        if stamp is None:
+            stale.append(job)
+        else:
+            result.skipped.extend(Path(p) for p in stamp.outputs)
+            result.issues.extend(stamp.issues)
+    if not stale:
+        return result
+    report = Report()
+    game = load_game(unit.game_path, report)
+    rules = get_rules(game.rules) if game is not None else None
+    if game is None or rules is None or report.errors:
+        result.report.extend(report)
+        result.report.error(f"{unit.game_id}: could not reload the game for building")
+        return result
+    state = UnitState(unit, game, rules, result.report)
+    for job in stale:
+        try:
+            written, issues = WRITERS[job.kind](state, job)
+        except DataError as exc:
+            result.report.diagnostics.append(exc.diagnostic)
+            continue
+        stamps.record(job.path, job.key, written, issues)
+        result.written.extend(written)
+        result.issues.extend(issues)
+    return result
+
+
+def all_fresh(unit: Unit) -> UnitResult | None:
+    """The unit's result without any work when every job is up to date, else None."""
+    if unit.options.force:
+        return None
+    stamps = StampStore(unit.stamp_root.parent.parent)
+    result = UnitResult()
+    for job in unit.jobs:
+        stamp = stamps.fresh(job.path, job.key)
+        if stamp is None:
+            return None
+        result.skipped.extend(Path(p) for p in stamp.outputs)
+        result.issues.extend(stamp.issues)
+    return result
+
+
+def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = None) -> None:
+    """Run units in order (results are gathered in unit order whatever finishes first)."""
+    pending: list[tuple[int, Unit]] = []
+    results: dict[int, UnitResult] = {}
+    for index, unit in enumerate(units):
+        fresh = all_fresh(unit)
+        if fresh is None:
+            pending.append((index, unit))
+        else:
+            results[index] = fresh
+    workers = min(jobs or os.cpu_count() or 1, len(pending))
+    show = sys.stdout.isatty() and pending
+    with click.progressbar(length=len(pending), label="building", file=sys.stderr) if show else _Null() as bar:
+        if workers <= 1:
+            for index, unit in pending:
+                results[index] = run_unit(unit)
+                bar.update(1)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
+                for index, future in futures.items():
+                    results[index] = future.result()
+                    bar.update(1)
+    for index in sorted(results):
+        summary.add(results[index])
+
+
+class _Null:
+    def __enter__(self) -> _Null:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, _steps: int) -> None:
+        return None

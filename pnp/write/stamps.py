@@ -1,0 +1,115 @@
+"""Up-to-date checks: every output is keyed by a hash of everything it depends on.
+
+The key covers the input files (read as bytes, never by mtime, so a fresh
+clone or a touched file does not fool it), the job's parameters and options,
+and pnp's own code, templates and pinned fonts. A stamp beside the outputs
+records the key and the warnings the output was built with, so a skipped
+output repeats its warnings instead of going quiet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from functools import cache, lru_cache
+from importlib import metadata
+from pathlib import Path
+
+import pnp
+from pnp.render.faces import TextIssue
+from pnp.write.atomic import atomic_write
+
+STAMP_VERSION = 1
+_PINNED = ("reportlab", "pypdfium2", "fonttools", "pillow", "noto-cjk-sans-jp-regular", "noto-cjk-sans-jp-bold",
+           "svglib", "jinja2", "markdown-it-py")
+
+
+@cache
+def tool_fingerprint() -> str:
+    """pnp's version, its source and templates, and the libraries that shape the bytes."""
+    digest = hashlib.sha256(f"pnp {pnp.__version__} stamp {STAMP_VERSION}".encode())
+    package = Path(pnp.__file__).resolve().parent
+    from pnp.resources import templates_root
+
+    roots = [package, Path(str(templates_root()))]
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix != ".pyc" and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(_file_digest(path).encode())
+    for name in _PINNED:
+        try:
+            digest.update(f"{name}={metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{name}=absent".encode())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=4096)
+def _file_digest_cached(path: str, size: int, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _file_digest(path: Path) -> str:
+    # the content is what counts; (size, mtime) only keys the in-process memo
+    stat = path.stat()
+    return _file_digest_cached(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+def files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
+    found: set[Path] = set()
+    for pattern in patterns:
+        found.update(p for p in folder.glob(pattern) if p.is_file())
+    return sorted(found)
+
+
+def job_key(parameters: dict, inputs: Iterable[Path], base: Path) -> str:
+    digest = hashlib.sha256(tool_fingerprint().encode())
+    digest.update(json.dumps(parameters, sort_keys=True, default=str).encode())
+    for path in sorted(set(inputs)):
+        name = str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+        digest.update(name.encode())
+        digest.update(_file_digest(path).encode() if path.exists() else b"missing")
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Stamp:
+    key: str
+    outputs: tuple[str, ...]
+    issues: tuple[TextIssue, ...]
+
+
+class StampStore:
+    """Stamps live under ``<out>/.cache/stamps``, one JSON file per job."""
+
+    def __init__(self, out: Path) -> None:
+        self.root = out / ".cache" / "stamps"
+
+    def _path(self, output: Path) -> Path:
+        name = hashlib.sha256(str(output.resolve()).encode()).hexdigest()[:24]
+        return self.root / f"{name}.json"
+
+    def fresh(self, output: Path, key: str) -> Stamp | None:
+        """The stamp if ``output`` was built from exactly this key and is still there."""
+        path = self._path(output)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if data.get("key") != key:
+            return None
+        outputs = tuple(data.get("outputs", ()))
+        if not outputs or not all(os.path.exists(p) for p in outputs):
+            return None
+        issues = tuple(TextIssue(**issue) for issue in data.get("issues", ()))
+        return Stamp(key, outputs, issues)
+
+    def record(self, output: Path, key: str, outputs: Iterable[Path], issues: Iterable[TextIssue]) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        data = {"key": key, "outputs": [str(p) for p in outputs], "issues": [asdict(i) for i in issues]}
+        with atomic_write(self._path(output)) as handle:
+            handle.write(json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))

@@ -1,0 +1,91 @@
+"""Incremental and parallel builds: skip what is up to date, rebuild what changed, same bytes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+from pnp.commands.watch import changed_games, snapshot
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@pytest.fixture()
+def data(tmp_path: Path) -> Path:
+    target = tmp_path / "data"
+    shutil.copytree(DATA / "take-over-that-job", target / "take-over-that-job")
+    return target
+
+
+def build(data: Path, out: Path, *extra: str) -> str:
+    result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(out), "--lang", "ja",
+                                      "--paper", "a4", "--what", "cards", *extra])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def pdf_bytes(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def test_second_build_skips_everything_and_repeats_warnings(data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = build(data, out, "--jobs", "1")
+    assert "wrote 3 file(s)" in first  # numbers, markers, goals
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*.pdf")}
+    second = build(data, out, "--jobs", "1")
+    assert "wrote 0 file(s)" in second and "3 up to date" in second
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*.pdf")} == before
+    # the default back shrinks the long title 代われそのジョブ; a skipped output must say so again
+    shrunk_lines = [line for line in first.splitlines() if line.strip().startswith("shrunk")]
+    assert shrunk_lines, "the first build reports shrunk text"
+    assert [line for line in second.splitlines() if line.strip().startswith("shrunk")] == shrunk_lines
+
+
+def test_changing_one_card_list_rebuilds_only_its_component(data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(data, out, "--jobs", "1")
+    numbers = out / "take-over-that-job" / "ja" / "a4" / "cards-numbers.pdf"
+    goals = out / "take-over-that-job" / "ja" / "a4" / "cards-goals.pdf"
+    numbers_before, goals_before = numbers.read_bytes(), goals.stat().st_mtime_ns
+    csv = data / "take-over-that-job" / "cards" / "numbers.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("緑1,Green 1", "みどり1,Green 1"), encoding="utf-8")
+    output = build(data, out, "--jobs", "1")
+    assert "wrote 1 file(s)" in output and "2 up to date" in output
+    assert numbers.read_bytes() != numbers_before
+    assert goals.stat().st_mtime_ns == goals_before
+
+
+def test_force_rebuilds(data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(data, out)
+    assert "wrote 3 file(s)" in build(data, out, "--force")
+
+
+def test_parallel_and_serial_builds_are_byte_identical(data: Path, tmp_path: Path) -> None:
+    serial, parallel = tmp_path / "serial", tmp_path / "parallel"
+    build(data, serial, "--jobs", "1")
+    build(data, parallel, "--jobs", "2")
+    assert pdf_bytes(serial) == pdf_bytes(parallel)
+    assert len(pdf_bytes(serial)) == 3
+
+
+def test_a_deleted_output_is_rebuilt(data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(data, out)
+    (out / "take-over-that-job" / "ja" / "a4" / "cards-markers.pdf").unlink()
+    output = build(data, out)
+    assert "wrote 1 file(s)" in output
+
+
+def test_watch_maps_changes_to_games(data: Path) -> None:
+    before = snapshot([data])
+    csv = data / "take-over-that-job" / "cards" / "goals.csv"
+    csv.write_text(csv.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    after = snapshot([data])
+    assert changed_games(before, after, data) == {"take-over-that-job"}
+    assert changed_games(before, before, data) == set()
