@@ -11,7 +11,6 @@ CARD_PRESETS: dict[str, tuple[float, float]] = {
     "mini": (44.5, 63.5),
     "tarot": (70.0, 120.0),
     "square": (70.0, 70.0),
-    "coin": (25.0, 25.0),
 }
 LARGEST_MM = 280.0  # anything bigger cannot sit on A4 or Letter with margins
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from pnp.model.sizes import CARD_PRESETS
+
 Orientation = Literal["portrait", "landscape"]
 
 MM_PER_INCH = 25.4
@@ -77,13 +79,8 @@ PAPER_SIZES: dict[str, Paper] = {
     "letter": Paper("Letter", 215.9, 279.4),
 }
 
-CARD_SIZES: dict[str, CardSize] = {
-    "poker": CardSize(63.5, 88.9, "poker"),
-    "bridge": CardSize(57.2, 88.9, "bridge"),
-    "mini": CardSize(44.5, 63.5, "mini"),
-    "tarot": CardSize(70.0, 120.0, "tarot"),
-    "square": CardSize(70.0, 70.0, "square"),
-}
+# One list of presets for the whole tool: the model validates game.toml sizes against it.
+CARD_SIZES: dict[str, CardSize] = {name: CardSize(w, h, name) for name, (w, h) in CARD_PRESETS.items()}
 
 _NUMBER = r"([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
 # Signs are accepted here so that '-5x10' is reported as "must be positive", not as unreadable.
