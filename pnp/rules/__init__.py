@@ -11,7 +11,7 @@ import pkgutil
 
 from pnp.rules.base import GameRules
 
-_NOT_GAMES = {"base", "safe_expr", "surveillance"}
+_NOT_GAMES = {"base", "safe_expr", "surveillance", "wording"}
 
 
 def available() -> list[str]:

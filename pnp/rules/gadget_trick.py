@@ -20,6 +20,7 @@ from pnp.model.game import Card, Example, Game
 from pnp.rules import surveillance
 from pnp.rules.base import AidTable, ExampleError, GameRules
 from pnp.rules.surveillance import Activation, Condition, ConditionError, PlayedCard, PlayerView
+from pnp.rules.wording import localised as _localised
 
 # --------------------------------------------------------------------------- settings
 
@@ -112,13 +113,6 @@ def _settings_or_raise(game: Game) -> Settings:
         reasons = "; ".join(d.message for d in report.errors) or "unreadable"
         raise ExampleError(f"rules.toml is unusable: {reasons}")
     return settings
-
-
-def _localised(value: Any, lang: str) -> Any:
-    """A ``{en = ..., ja = ...}`` value in ``lang``, English as the fallback."""
-    if not isinstance(value, dict):
-        return value
-    return value.get(lang, value.get("en", next(iter(value.values()), "")))
 
 
 # --------------------------------------------------------------------------- play

@@ -19,6 +19,7 @@ from pnp.load.toml_lines import TomlDoc
 from pnp.model.fields import TomlReader
 from pnp.model.game import Card, Example, Game
 from pnp.rules.base import AidTable, ExampleError, GameRules
+from pnp.rules.wording import localised as _localised
 
 BLACK_WHITE_RUN = "black-white-run"
 ELEMENT_TESTS = ("same", "all-different", "consecutive")
@@ -609,13 +610,6 @@ class RudyRules(GameRules):
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _localised(value: Any, lang: str) -> Any:
-    """A ``{en = ..., ja = ...}`` value in ``lang``, English as the fallback."""
-    if not isinstance(value, dict):
-        return value
-    return value.get(lang, value.get("en", next(iter(value.values()), "")))
 
 
 def _text(spec: Mapping[str, Any], key: str, lang: str, **values: Any) -> str:

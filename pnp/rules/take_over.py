@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pnp.rules.base import AidTable, ExampleError, GameRules
+from pnp.rules.wording import localised as _word
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
@@ -628,10 +629,6 @@ def _run_bonus(tables: TakeOverTables, inputs: Mapping[str, Any]) -> dict[str, A
 
 # ---------------------------------------------------------------------------
 # The rules module
-
-
-def _word(words: Mapping[str, Any], lang: str) -> Any:
-    return words.get(lang) or words.get("en") or next(iter(words.values()), "")
 
 
 def _aid_word(tables: TakeOverTables, aid: str, key: str, lang: str) -> Any:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.rules.base import AidTable, ExampleError, GameRules
 from pnp.rules.safe_expr import Expression, ExpressionError, ZeroDivisorError, parse_expression
+from pnp.rules.wording import localised as _word
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
@@ -744,10 +745,6 @@ def _run_solve(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any]) -> d
 
 # ---------------------------------------------------------------------------
 # The rules module
-
-
-def _word(words: Mapping[str, str], lang: str) -> str:
-    return words.get(lang) or words.get("en") or next(iter(words.values()), "?")
 
 
 def _nested_word(section: Mapping[str, Any], *keys: str, lang: str) -> str:
