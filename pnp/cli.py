@@ -116,6 +116,22 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
 
 @cli.command()
 @_data_option
+@click.argument("games", nargs=-1)
+@click.option("--lang", default=None, help="Only this translation (default: every language but the source).")
+@click.option("--accept", "accept", multiple=True, metavar="SECTION-ID",
+              help="Record these sections of --lang as translated from the current source (repeat).")
+@click.option("--accept-all", is_flag=True, help="Record every section --lang has as translated.")
+@click.option("--no-diff", is_flag=True, help="Don't print how stale sections' sources changed.")
+def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tuple[str, ...], accept_all: bool,
+         no_diff: bool) -> None:
+    """How each translation stands: sections, placeholders, numbers, glossary, card texts."""
+    from pnp.commands.i18n import run_i18n
+
+    sys.exit(run_i18n(data, games, lang, accept, accept_all, not no_diff))
+
+
+@cli.command()
+@_data_option
 @click.option("--lang", "languages", multiple=True, help="Languages to build (default: all).")
 @click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
               help="Papers to build (default: a4 and letter).")

@@ -28,6 +28,19 @@ class BuildRequest:
     jobs: int | None = None
 
 
+def documents_for(game, rules, what: tuple[str, ...]) -> list[str]:
+    """The documents a game can have: a rulebook needs rule texts, an aid needs aid tables."""
+    from pnp.render.ruletext import has_rule_texts
+    from pnp.write.jobs import WHAT_DOCUMENTS
+
+    kinds = []
+    if "rules" in what and has_rule_texts(game):
+        kinds.extend(WHAT_DOCUMENTS["rules"])
+    if "aid" in what and any(rules.aid_tables(game, lang) for lang in game.languages):
+        kinds.extend(WHAT_DOCUMENTS["aid"])
+    return kinds
+
+
 def run_build(data: Path | None, request: BuildRequest) -> int:
     root = data_dir(data)
     report = Report()
@@ -50,8 +63,9 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         if unknown:
             click.echo(f"{folder.name}: skipping languages it does not ship in: {', '.join(unknown)}", err=True)
         languages = tuple(lang for lang in languages if lang in game.languages)
-        units.extend(plan_game(game, languages, request.papers or PAPERS, request.out, request.what or WHAT,
-                               request.options))
+        what = request.what or WHAT
+        units.extend(plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
+                               documents_for(game, result.rules, what)))
     summary = BuildSummary()
     run_units(units, summary, request.jobs)
     for diagnostic in summary.report.diagnostics:

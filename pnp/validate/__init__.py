@@ -40,6 +40,9 @@ def check_game(game: Game, report: Report) -> tuple[GameRules | None, dict[str, 
     rules.check(game, report)
     outcome = check_examples(game, rules, report)
     check_layouts(game, rules, report)
+    from pnp.validate.translations import check_translations
+
+    check_translations(game, report, rules)
     return rules, outcome
 
 

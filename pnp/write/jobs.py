@@ -20,7 +20,9 @@ from pnp.render.faces import TextIssue
 from pnp.write.stamps import files_under, job_key
 
 CARD_KINDS = ("cards", "fold", "lowink", "png")
-DOCUMENT_KINDS = ("rules", "booklet", "aid", "aid-cards")
+#: document kind -> file name; `--what rules` builds the first two, `--what aid` the last two
+DOCUMENT_FILES = {"rules": "rules.pdf", "booklet": "rules-booklet.pdf", "aid": "aid.pdf", "aid-cards": "aid-cards.pdf"}
+WHAT_DOCUMENTS = {"rules": ("rules", "booklet"), "aid": ("aid", "aid-cards")}
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,14 @@ def document_inputs(game: Game) -> list[Path]:
 
 
 def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: Path, what: Sequence[str],
-              options: BuildOptions, document_kinds: Sequence[str] = ()) -> list[Unit]:
-    """Every output of one game, grouped into units, each job keyed by its inputs."""
+              options: BuildOptions, document_kinds: Sequence[str] | None = None) -> list[Unit]:
+    """Every output of one game, grouped into units, each job keyed by its inputs.
+
+    ``document_kinds`` defaults to what ``what`` asks for; the caller narrows it to
+    the documents a game can have (no rule texts, no rulebook).
+    """
+    if document_kinds is None:
+        document_kinds = [kind for choice in what for kind in WHAT_DOCUMENTS.get(choice, ())]
     units: list[Unit] = []
     printed = [c for c in game.components.values() if c.printed and c.cards]
     cache_dir = out / ".cache" / "fonts"
@@ -113,7 +121,7 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
                 documents.append(_job("calibration", lang, paper, folder / "calibration.pdf", None, parameters, [],
                                       game.path))
             for kind in document_kinds:
-                documents.append(_job(kind, lang, paper, folder / f"{kind}.pdf", None, parameters,
+                documents.append(_job(kind, lang, paper, folder / DOCUMENT_FILES[kind], None, parameters,
                                       document_inputs(game), game.path))
         if documents:
             units.append(Unit(game.path, game.id, lang, None, tuple(documents), options, cache_dir, stamp_root))

@@ -67,3 +67,19 @@ def write_calibration(state: UnitState, job: Job) -> tuple[list[Path], list[Text
     write_calibration_sheet(job.path, PAPER_SIZES[job.paper], fontset.regular,
                             state.unit.options.print.duplex_edge, calibration_texts(job.lang))
     return [job.path], []
+
+
+@writer("rules", "booklet", "aid", "aid-cards")
+def write_document(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
+    from pnp.render.aid import write_aid, write_aid_cards
+    from pnp.render.booklet import write_booklet
+    from pnp.render.rulebook import write_rulebook
+
+    write = {"rules": write_rulebook, "booklet": write_booklet, "aid": write_aid}.get(job.kind)
+    job.path.parent.mkdir(parents=True, exist_ok=True)
+    if write is not None:
+        write(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir)
+    else:
+        write_aid_cards(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir,
+                        bleed_mm=state.unit.options.print.bleed_mm)
+    return [job.path], []

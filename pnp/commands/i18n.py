@@ -1,0 +1,65 @@
+"""`pnp i18n [GAME...]`: where each translation stands, and recording sections as translated."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from pnp.diagnostics import Report
+from pnp.load.game_folder import data_dir, resolve_games
+from pnp.model.build import load_game
+from pnp.render.ruletext import has_rule_texts
+from pnp.validate.translations import accept_sections, analyse_translations, format_language, has_errors
+
+
+def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: Sequence[str] = (),
+             accept_all: bool = False, diff: bool = True) -> int:
+    """Print the translation status; with ``accept``, first record those sections as translated.
+
+    Exit status 1 when a translation has what `pnp check` calls an error
+    (missing rule text or section, placeholder or number mismatch), else 0;
+    2 on usage errors.
+    """
+    if (accept or accept_all) and not lang:
+        click.echo("--accept needs --lang: say which translation you checked", err=True)
+        return 2
+    root = data_dir(data)
+    report = Report()
+    folders = resolve_games(root, games, report)
+    failed = _echo(report)
+    for folder in folders:
+        game_report = Report()
+        game = load_game(folder, game_report)
+        if game is None:
+            _echo(game_report)
+            click.echo(f"{folder.name}: cannot be read (run pnp check {folder.name})", err=True)
+            failed = True
+            continue
+        if not has_rule_texts(game):
+            click.echo(f"{game.id}: no rule texts yet (rules/<lang>.md)")
+            continue
+        if lang is not None and lang not in game.languages:
+            click.echo(f"{game.id}: does not ship in {lang!r} (languages: {', '.join(game.languages)})", err=True)
+            failed = True
+            continue
+        if lang is not None and (accept or accept_all):
+            accepted = accept_sections(game, lang, None if accept_all else list(accept), game_report)
+            if accepted:
+                click.echo(f"{game.id} — {lang}: recorded as translated: {', '.join(accepted)}")
+        statuses = analyse_translations(game, game_report, [lang] if lang else None)
+        failed = _echo(game_report) or failed
+        if not statuses:
+            click.echo(f"{game.id}: only the source language {game.source_language!r}; nothing to translate")
+        for status in statuses:
+            click.echo(format_language(game, status, Path.cwd(), show_diff=diff))
+            click.echo("")
+            failed = failed or has_errors(status)
+    return 1 if failed else 0
+
+
+def _echo(report: Report) -> bool:
+    for diagnostic in report.diagnostics:
+        click.echo(diagnostic.format(Path.cwd()), err=True)
+    return bool(report.errors)

@@ -1,0 +1,239 @@
+"""Player aids: a one-page sheet and card-size reference cards, per game and language.
+
+The tables come from ``rules.aid_tables`` (computed from rules.toml and the
+model, never typed), so the aid, the rulebook and the court cards all say the
+same thing. Text is set at the largest size that fits, so a game with a small
+table gets a legible aid and one with a big table still fits on its page.
+
+Aid cards are poker-size, landscape, and go through the card-sheet imposition,
+so they print with the same crop marks, ruler and duplex registration as the
+decks: each card carries one table on its front and the next on its back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import HexColor, white
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Frame, Spacer
+from reportlab.platypus.flowables import HRFlowable
+
+from pnp.diagnostics import DataError
+from pnp.model.game import Game
+from pnp.render.card_pdf import label_texts, labels_for
+from pnp.render.fonts import FontSet
+from pnp.render.imposition import Rect, plan_sheet
+from pnp.render.paper import CardSize, Paper, parse_paper
+from pnp.render.paragraph import KinsokuParagraph
+from pnp.render.rulebook import (
+    GREY,
+    RULE_GREY,
+    RulebookStyles,
+    aid_table_flowables,
+    aid_table_texts,
+    bold,
+    fonts_for,
+    ink_of,
+    regular,
+)
+from pnp.render.sheets import SheetOptions, new_canvas, write_card_sheets
+from pnp.rules.base import AidTable, GameRules
+from pnp.write.atomic import atomic_write
+
+SHEET_MARGIN = 15 * mm
+SHEET_SIZES = (14.0, 13.0, 12.0, 11.0, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)
+CARD_SIZES = (11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0, 5.5, 5.0, 4.5)
+AID_CARD = CardSize(88.9, 63.5, "poker")  # poker, landscape: tables are wider than tall
+CARD_INSET = 4 * mm  # keeps text 1 mm inside a print shop's 3 mm safe zone
+
+
+@dataclass(frozen=True)
+class AidResult:
+    path: Path
+    lang: str
+    paper: str
+    pages: int
+    font_size: float  # the body size that fitted
+    cards: int = 0
+
+
+def aid_tables_for(game: Game, rules: GameRules, lang: str) -> list[AidTable]:
+    tables = rules.aid_tables(game, lang)
+    if not tables:
+        raise DataError(f"{game.id}: the rules module computes no aid tables, so there is no player aid",
+                        game.path, fix="add aid_tables() to the game's rules module")
+    return tables
+
+
+def aid_texts(game: Game, tables: Iterable[AidTable], lang: str) -> list[str]:
+    """Every string an aid prints, so the font subset covers them all."""
+    return [*aid_table_texts(tables), game.title(lang), game.subtitles.get(lang, ""), game.terms.get(lang, ""),
+            str(game.credits.get("author", "")), *label_texts(game, lang), " · "]
+
+
+def stack_height(flowables: Sequence[Flowable], width: float) -> float:
+    """Height the flowables take in a frame of ``width``, spacing included."""
+    total = 0.0
+    for index, flowable in enumerate(flowables):
+        _, height = flowable.wrap(width, 1e9)
+        total += height + flowable.getSpaceAfter() + (flowable.getSpaceBefore() if index else 0.0)
+    return total
+
+
+def largest_fitting(build: Callable[[float], list[Flowable]], width: float, height: float,
+                    sizes: Sequence[float]) -> tuple[float, list[Flowable]]:
+    """The largest body size whose flowables fit the box; the smallest size when none does."""
+    flowables: list[Flowable] = []
+    for size in sizes:
+        flowables = build(size)
+        if stack_height(flowables, width) <= height:
+            return size, flowables
+    return sizes[-1], flowables
+
+
+def _aid_styles(game: Game, lang: str, size: float) -> RulebookStyles:
+    return RulebookStyles.for_page(Paper("A4", 210, 297).size_pt[0], lang, ink_of(game), size=size)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# One-page sheet
+
+
+def _sheet_flowables(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet, width: float,
+                     size: float) -> list[Flowable]:
+    styles = _aid_styles(game, lang, size)
+    heading = replace(styles.heading(1), space_before=0.0)
+    flowables: list[Flowable] = [KinsokuParagraph(bold(game.title(lang)), heading, fontset)]
+    if game.subtitles.get(lang):
+        flowables.append(KinsokuParagraph(regular(game.subtitles[lang]), replace(styles.small, font_size=size,
+                                                                                 leading=size * 1.5), fontset))
+    flowables.append(HRFlowable(width="100%", thickness=0.8, color=styles.ink, spaceBefore=2, spaceAfter=size))
+    for table in tables:
+        title_style = replace(styles.heading(2), space_before=size * 0.6)
+        flowables.append(KinsokuParagraph(bold(table.title), title_style, fontset))
+        flowables.extend(aid_table_flowables(table, fontset, styles, width, show_title=False))
+        flowables.append(Spacer(1, size * 0.8))
+    return flowables
+
+
+def _sheet_footer(canvas: Any, game: Game, lang: str, fontset: FontSet, width: float) -> None:
+    credit = " · ".join(t for t in (game.title(lang), str(game.credits.get("author", ""))) if t)
+    canvas.saveState()
+    canvas.setFillColor(GREY)
+    canvas.setFont(fontset.regular, 7)
+    canvas.drawString(SHEET_MARGIN, SHEET_MARGIN * 0.55, credit)
+    canvas.setStrokeColor(RULE_GREY)
+    canvas.setLineWidth(0.4)
+    canvas.line(SHEET_MARGIN, SHEET_MARGIN * 0.55 + 10, width - SHEET_MARGIN, SHEET_MARGIN * 0.55 + 10)
+    canvas.restoreState()
+
+
+def write_aid(game: Game, rules: GameRules, lang: str, paper: str | Paper, path: Path, cache_dir: Path) -> AidResult:
+    """A one-page player aid with every aid table, at the largest size that fits the page."""
+    sheet = parse_paper(paper)
+    tables = aid_tables_for(game, rules, lang)
+    fontset = fonts_for(aid_texts(game, tables, lang), cache_dir)
+    page_width, page_height = sheet.size_pt
+    width, height = page_width - 2 * SHEET_MARGIN, page_height - 2 * SHEET_MARGIN
+    size, flowables = largest_fitting(
+        lambda s: _sheet_flowables(game, tables, lang, fontset, width, s), width, height, SHEET_SIZES)
+    with atomic_write(path) as handle:
+        canvas = new_canvas(handle, fontset.regular, game.title(lang), str(game.credits.get("author", "")),
+                            f"Player aid ({lang}, {sheet.name})")
+        canvas.setPageSize(sheet.size_pt)
+        frame = Frame(SHEET_MARGIN, SHEET_MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0,
+                      bottomPadding=0)
+        frame.addFromList(list(flowables), canvas)
+        _sheet_footer(canvas, game, lang, fontset, page_width)
+        canvas.showPage()
+        canvas.save()
+    return AidResult(Path(path), lang, sheet.name, 1, size)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Card-size aids
+
+
+@dataclass(frozen=True)
+class AidCard:
+    front: AidTable
+    back: AidTable | None
+
+
+def pair_tables(tables: Sequence[AidTable]) -> list[AidCard]:
+    """Front and back of each reference card: tables in order, two to a card."""
+    return [AidCard(tables[i], tables[i + 1] if i + 1 < len(tables) else None) for i in range(0, len(tables), 2)]
+
+
+def _card_flowables(game: Game, table: AidTable, lang: str, fontset: FontSet, width: float,
+                    size: float) -> list[Flowable]:
+    styles = _aid_styles(game, lang, size)
+    title = replace(styles.heading(3), font_size=size + 2, leading=(size + 2) * 1.3, space_before=0.0,
+                    space_after=size * 0.4)
+    return [KinsokuParagraph(bold(table.title), title, fontset),
+            *aid_table_flowables(table, fontset, styles, width, show_title=False)[:-1]]
+
+
+class AidCardPainter:
+    """Draw callbacks for :func:`write_card_sheets`: a white card, a thin frame, the table fitted inside."""
+
+    def __init__(self, game: Game, lang: str, fontset: FontSet) -> None:
+        self.game = game
+        self.lang = lang
+        self.fontset = fontset
+        self.ink = HexColor(ink_of(game))
+        self.sizes: list[float] = []
+
+    def front(self, canvas: Any, card: AidCard, trim: Rect, bleed: Rect) -> None:
+        self._draw(canvas, card.front, trim, bleed)
+
+    def back(self, canvas: Any, card: AidCard, trim: Rect, bleed: Rect) -> None:
+        if card.back is not None:
+            self._draw(canvas, card.back, trim, bleed)
+        else:
+            self._blank(canvas, bleed)
+
+    def _blank(self, canvas: Any, bleed: Rect) -> None:
+        canvas.saveState()
+        canvas.setFillColor(white)
+        canvas.rect(bleed.x, bleed.y, bleed.width, bleed.height, stroke=0, fill=1)
+        canvas.restoreState()
+
+    def _draw(self, canvas: Any, table: AidTable, trim: Rect, bleed: Rect) -> None:
+        self._blank(canvas, bleed)
+        canvas.saveState()
+        canvas.setStrokeColor(self.ink)
+        canvas.setLineWidth(0.8)
+        inset = 2.2 * mm
+        canvas.roundRect(trim.x + inset, trim.y + inset, trim.width - 2 * inset, trim.height - 2 * inset, 2 * mm)
+        canvas.restoreState()
+        width, height = trim.width - 2 * CARD_INSET, trim.height - 2 * CARD_INSET
+        size, flowables = largest_fitting(
+            lambda s: _card_flowables(self.game, table, self.lang, self.fontset, width, s), width, height,
+            CARD_SIZES)
+        self.sizes.append(size)
+        frame = Frame(trim.x + CARD_INSET, trim.y + CARD_INSET, width, height, leftPadding=0, rightPadding=0,
+                      topPadding=0, bottomPadding=0)
+        frame.addFromList(flowables, canvas)
+
+
+def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper, path: Path, cache_dir: Path,
+                    copies: int | None = None, bleed_mm: float = 3.0) -> AidResult:
+    """Reference cards, one per player by default (the most players the game allows), imposed for duplex."""
+    sheet = parse_paper(paper)
+    tables = aid_tables_for(game, rules, lang)
+    fontset = fonts_for(aid_texts(game, tables, lang), cache_dir)
+    cards = pair_tables(tables) * (copies if copies is not None else game.players[1])
+    plan = plan_sheet(sheet, AID_CARD, bleed_mm=bleed_mm)
+    painter = AidCardPainter(game, lang, fontset)
+    has_backs = any(card.back is not None for card in cards)
+    name = " · ".join(table.title for table in tables)
+    options = SheetOptions(label_font=fontset.regular, mode="duplex" if has_backs else "fronts",
+                           labels=labels_for(game, name, lang), title=f"{game.title(lang)} — {name}",
+                           author=str(game.credits.get("author", "")), subject=f"Aid cards ({lang}, {sheet.name})")
+    result = write_card_sheets(path, cards, painter.front, painter.back if has_backs else None, plan, options)
+    return AidResult(Path(path), lang, sheet.name, result.page_count, min(painter.sizes, default=0.0), len(cards))

@@ -1,0 +1,415 @@
+"""Card figures for rulebooks: real card faces drawn small, and worked examples laid out as cards.
+
+A rulebook that shows "3♠ K♥ 4♣" as text makes the reader translate back to
+cards; drawing the faces with the card sheets' own layout code shows exactly
+what is on the table. When the faces cannot be bound (a layout still being
+written), :class:`ChipArt` draws a compact stand-in, so a rulebook never
+fails for want of card art.
+
+A figure is described as data first (:class:`FigureSpec`), so its strings can
+be collected for the font subset before anything is drawn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus.flowables import Flowable
+
+from pnp.diagnostics import Report
+from pnp.model.game import Example, Game
+from pnp.render.deck import BoundCard, bind_game, make_painter
+from pnp.render.fonts import FontSet
+from pnp.render.ruletext import card_label, format_value, rank_label
+from pnp.rules.base import GameRules
+
+CARD_OUTLINE = HexColor("#9a9a9a")
+HIGHLIGHT = HexColor("#e07a00")
+DIM = HexColor("#6b6b6b")
+CARD_GAP = 1.2 * mm
+GROUP_GAP = 5.0 * mm
+LINE_GAP = 2.5 * mm
+DEFAULT_CARD_SIZE = (63.5, 88.9)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Card art
+
+
+class CardArt(Protocol):
+    """Draws one card, scaled so that it is ``width`` points wide, bottom-left corner at (x, y).
+
+    ``fontset`` is set once the build has prepared the fonts for :meth:`texts`.
+    """
+
+    aspect: float  # height / width
+    fontset: FontSet | None
+
+    def draw(self, canvas: Any, card_id: str, x: float, y: float, width: float) -> None: ...
+
+    def texts(self) -> Iterable[str]: ...
+
+
+@dataclass
+class FaceArt:
+    """The card sheets' own faces: same layout, same painter, just scaled down."""
+
+    game: Game
+    bound: Mapping[str, tuple[BoundCard, str, tuple[float, float]]]  # card id -> (card, layout, size mm)
+    fontset: FontSet | None = None
+    aspect: float = DEFAULT_CARD_SIZE[1] / DEFAULT_CARD_SIZE[0]
+    _painter: Any = None
+
+    def texts(self) -> Iterable[str]:
+        for bound, _, _ in self.bound.values():
+            for element in bound.face:
+                if element.type == "text":
+                    yield str(element.values.get("text", ""))
+                elif element.type == "pips":
+                    yield str(element.values.get("symbol", ""))
+
+    def draw(self, canvas: Any, card_id: str, x: float, y: float, width: float) -> None:
+        entry = self.bound.get(card_id)
+        if entry is None or self.fontset is None:
+            ChipArt(self.game, self.fontset).draw(canvas, card_id, x, y, width)
+            return
+        if self._painter is None:
+            self._painter = make_painter(self.fontset, self.game, ink_saver=False)
+        card, layout, (w_mm, h_mm) = entry
+        scale = width / (w_mm * mm)
+        height = h_mm * mm * scale
+        radius = 2.5 * mm * scale
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.roundRect(x, y, width, height, radius)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.translate(x, y)
+        canvas.scale(scale, scale)
+        trim = (0.0, 0.0, w_mm * mm, h_mm * mm)
+        self._painter.draw(canvas, card.face, trim, trim, card_id, layout)
+        canvas.restoreState()
+        _outline(canvas, x, y, width, height, radius)
+
+
+@dataclass
+class ChipArt:
+    """A compact stand-in: rank and suit symbol in the card's colour on a white card."""
+
+    game: Game
+    fontset: FontSet | None = None
+    aspect: float = DEFAULT_CARD_SIZE[1] / DEFAULT_CARD_SIZE[0]
+
+    def texts(self) -> Iterable[str]:
+        for card in self.game.all_cards():
+            yield card_label(self.game, card.id)
+
+    def draw(self, canvas: Any, card_id: str, x: float, y: float, width: float) -> None:
+        height = width * self.aspect
+        radius = width * 0.08
+        canvas.saveState()
+        canvas.setFillColor(white)
+        canvas.roundRect(x, y, width, height, radius, stroke=0, fill=1)
+        canvas.restoreState()
+        _outline(canvas, x, y, width, height, radius)
+        card = self.game.card(card_id)
+        colour = _card_colour(self.game, card_id)
+        rank = rank_label(self.game, card.rank) if card and card.rank is not None else card_id
+        suit = self.game.suits.get(card.suit) if card and card.suit else None
+        canvas.saveState()
+        canvas.setFillColor(colour)
+        font = self.fontset.bold if self.fontset else canvas._fontname
+        canvas.setFont(font, width * 0.42)
+        canvas.drawCentredString(x + width / 2, y + height * 0.5, rank)
+        if suit and suit.symbol:
+            canvas.setFont(font, width * 0.36)
+            canvas.drawCentredString(x + width / 2, y + height * 0.18, suit.symbol)
+        canvas.restoreState()
+
+
+def _outline(canvas: Any, x: float, y: float, width: float, height: float, radius: float) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(CARD_OUTLINE)
+    canvas.setLineWidth(0.4)
+    canvas.roundRect(x, y, width, height, radius, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _card_colour(game: Game, card_id: str) -> Color:
+    card = game.card(card_id)
+    colour_id = card.colour if card else None
+    if card and not colour_id and card.suit in game.suits:
+        colour_id = game.suits[card.suit].colour
+    term = game.colours.get(colour_id) if colour_id else None
+    return HexColor(term.rgb) if term and term.rgb else HexColor("#1a1a1a")
+
+
+def make_card_art(game: Game, rules: GameRules, lang: str, report: Report) -> CardArt:
+    """Real faces when every layout binds; otherwise chips, with a warning saying why."""
+    bind_report = Report()
+    try:
+        bound = bind_game(game, rules, lang, bind_report)
+    except Exception as exc:  # the deck renderer is young; a rulebook must not die with it
+        report.warning(f"card faces could not be drawn ({type(exc).__name__}: {exc}); the rulebook shows "
+                       "simple card chips instead", game.path)
+        return ChipArt(game)
+    if bind_report.errors:
+        report.warning("card layouts have errors (see pnp check); the rulebook shows simple card chips instead",
+                       game.path)
+        return ChipArt(game)
+    faces: dict[str, tuple[BoundCard, str, tuple[float, float]]] = {}
+    for component in bound.values():
+        size = component.component.size or DEFAULT_CARD_SIZE
+        for card in component.cards:
+            faces.setdefault(card.card.id, (card, component.face_layout, size))
+    return FaceArt(game, faces)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Figure specifications
+
+
+@dataclass(frozen=True)
+class CardSlot:
+    card: str
+    highlight: bool = False  # drawn with a coloured frame: the goal card, a card set aside
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    bold: bool = False
+
+
+Item = CardSlot | Label
+Group = tuple[Item, ...]  # never split across lines
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """Rows of groups; the groups of a row flow onto further lines when the page is narrow."""
+
+    rows: tuple[tuple[Group, ...], ...]
+
+    def texts(self) -> Iterator[str]:
+        for row in self.rows:
+            for group in row:
+                for item in group:
+                    if isinstance(item, Label):
+                        yield item.text
+
+    def cards(self) -> Iterator[str]:
+        for row in self.rows:
+            for group in row:
+                for item in group:
+                    if isinstance(item, CardSlot):
+                        yield item.card
+
+    @property
+    def widest_group_cards(self) -> int:
+        return max((sum(isinstance(i, CardSlot) for i in g) for row in self.rows for g in row), default=0)
+
+
+def show(value: Any) -> str:
+    """A result as printed in a figure: typographic minus, fractions as a/b."""
+    return format_value(value)
+
+
+def example_figure(game: Game, example: Example, result: Mapping[str, Any] | None) -> FigureSpec:
+    """The figure for one worked example: its cards, then the recomputed result."""
+    builder = FIGURES.get(example.kind, _generic_figure)
+    return builder(game, example, result or {})
+
+
+def _cards_in(game: Game, value: Any) -> list[str]:
+    items = value if isinstance(value, list | tuple) else [value]
+    return [str(item) for item in items if isinstance(item, str) and game.card(item) is not None]
+
+
+def _generic_figure(game: Game, example: Example, result: Mapping[str, Any]) -> FigureSpec:
+    """Every card named in the inputs, grouped by input, then "= value" when the result has one."""
+    groups = [tuple(CardSlot(c) for c in _cards_in(game, value)) for value in example.inputs.values()]
+    groups = [group for group in groups if group]
+    if "value" in result:
+        groups.append((Label("= " + show(result["value"]), bold=True),))
+    return FigureSpec((tuple(groups),))
+
+
+def _operation_figure(game: Game, example: Example, result: Mapping[str, Any]) -> FigureSpec:
+    """number, operator, number = value: one row, as the cards lie on the table."""
+    numbers = _cards_in(game, example.inputs.get("numbers"))
+    operator = _cards_in(game, example.inputs.get("operator"))
+    if len(numbers) != 2 or len(operator) != 1:
+        return _generic_figure(game, example, result)
+    group: Group = (CardSlot(numbers[0]), CardSlot(operator[0]), CardSlot(numbers[1]),
+                    Label("= " + show(result.get("value", "?")), bold=True))
+    return FigureSpec(((group,),))
+
+
+_OPERATION_TEXT = re.compile(r"^\s*(\S+)\s+(\S+)\s+(\S+)\s*=\s*(\S+)\s*$")
+_SUM_AIMS = {"lowest-sum", "highest-sum"}
+
+
+def _solve_figure(game: Game, example: Example, result: Mapping[str, Any]) -> FigureSpec:
+    """The hand and the goal card, then the best layout the solver found and how it scores."""
+    numbers = _cards_in(game, example.inputs.get("numbers"))
+    operators = _cards_in(game, example.inputs.get("operators"))
+    goal = _cards_in(game, example.inputs.get("goal"))
+    hand: tuple[Group, ...] = (
+        tuple(CardSlot(c) for c in numbers),
+        tuple(CardSlot(c) for c in operators),
+        (Label("\u25b6"), *(CardSlot(c, highlight=True) for c in goal)),
+    )
+    operations = []
+    for text in result.get("operations", []):
+        match = _OPERATION_TEXT.match(str(text))
+        if match is None:
+            operations.append((Label(str(text)),))
+            continue
+        left, operator, right, value = match.groups()
+        operations.append((CardSlot(left), CardSlot(operator), CardSlot(right), Label("= " + show(value), bold=True)))
+    values = [m.group(4) for m in (_OPERATION_TEXT.match(str(t)) for t in result.get("operations", [])) if m]
+    total = show(result.get("value", "?"))
+    if len(values) == 2 and result.get("aim") in _SUM_AIMS:
+        second = show(values[1])
+        summary = f"{show(values[0])} + {'(' + second + ')' if second.startswith(chr(0x2212)) else second} = {total}"
+    elif len(values) == 2:
+        second = show(values[1])
+        summary = (f"|{show(values[0])} \u2212 {'(' + second + ')' if second.startswith(chr(0x2212)) else second}|"
+                   f" = {total}")
+    else:
+        summary = f"= {total}"
+    layout = (*operations, (Label("\u21d2 " + summary, bold=True),))
+    return FigureSpec((hand, tuple(layout)))
+
+
+#: example kind -> figure builder; kinds not listed get the generic figure
+FIGURES = {"operation": _operation_figure, "solve": _solve_figure}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The flowable
+
+
+@dataclass(frozen=True)
+class _Placed:
+    item: Item
+    x: float
+    width: float
+
+
+@dataclass
+class _Line:
+    items: list[_Placed] = field(default_factory=list)
+    width: float = 0.0
+
+
+class FigureFlowable(Flowable):
+    """Draws a :class:`FigureSpec`: cards as large as ``card_width`` allows, never wider than the frame."""
+
+    def __init__(self, spec: FigureSpec, art: CardArt, fontset: FontSet, card_width: float = 15 * mm,
+                 min_card_width: float = 9 * mm, font_size: float = 10.0) -> None:
+        super().__init__()
+        self.spec = spec
+        self.art = art
+        self.fontset = fontset
+        self.card_width = card_width
+        self.min_card_width = min_card_width
+        self.font_size = font_size
+        self._lines: list[_Line] = []
+        self._card = card_width
+        self.width = self.height = 0.0
+
+    def _label_width(self, label: Label) -> float:
+        font = self.fontset.bold if label.bold else self.fontset.regular
+        self.fontset.require(label.text)
+        return stringWidth(label.text, font, self.font_size)
+
+    def _group_width(self, group: Group, card: float) -> float:
+        widths = [card if isinstance(item, CardSlot) else self._label_width(item) for item in group]
+        return sum(widths) + CARD_GAP * max(len(widths) - 1, 0)
+
+    def _fit_card_width(self, avail: float) -> float:
+        """The largest card width (down to the minimum) at which every group fits on a line."""
+        card = self.card_width
+        while card > self.min_card_width:
+            widest = max((self._group_width(g, card) for row in self.spec.rows for g in row), default=0.0)
+            if widest <= avail:
+                break
+            card -= 0.5
+        return max(card, self.min_card_width)
+
+    def _layout(self, avail: float) -> list[_Line]:
+        lines: list[_Line] = []
+        for row in self.spec.rows:
+            line = _Line()
+            for group in row:
+                width = self._group_width(group, self._card)
+                start = line.width + (GROUP_GAP if line.items else 0.0)
+                if line.items and start + width > avail:
+                    lines.append(line)
+                    line, start = _Line(), 0.0
+                x = start
+                for item in group:
+                    item_width = self._card if isinstance(item, CardSlot) else self._label_width(item)
+                    line.items.append(_Placed(item, x, item_width))
+                    x += item_width + CARD_GAP
+                line.width = start + width
+            if line.items:
+                lines.append(line)
+        return lines
+
+    @property
+    def _card_height(self) -> float:
+        return self._card * self.art.aspect
+
+    def _line_height(self, line: _Line) -> float:
+        has_card = any(isinstance(p.item, CardSlot) for p in line.items)
+        return self._card_height if has_card else self.font_size * 1.6
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self._card = self._fit_card_width(availWidth)
+        self._lines = self._layout(availWidth)
+        self.width = max((line.width for line in self._lines), default=0.0)
+        heights = [self._line_height(line) for line in self._lines]
+        self.height = sum(heights) + LINE_GAP * max(len(heights) - 1, 0)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        top = self.height
+        for line in self._lines:
+            height = self._line_height(line)
+            bottom = top - height
+            for placed in line.items:
+                if isinstance(placed.item, CardSlot):
+                    self.art.draw(canvas, placed.item.card, placed.x, bottom, self._card)
+                    if placed.item.highlight:
+                        canvas.saveState()
+                        canvas.setStrokeColor(HIGHLIGHT)
+                        canvas.setLineWidth(1.2)
+                        pad = 0.8 * mm
+                        canvas.roundRect(placed.x - pad, bottom - pad, self._card + 2 * pad,
+                                         self._card_height + 2 * pad, 1.5 * mm, stroke=1, fill=0)
+                        canvas.restoreState()
+                else:
+                    label = placed.item
+                    canvas.saveState()
+                    canvas.setFont(self.fontset.bold if label.bold else self.fontset.regular, self.font_size)
+                    baseline = bottom + height / 2 - self.font_size * 0.35
+                    canvas.drawString(placed.x, baseline, label.text)
+                    canvas.restoreState()
+            top = bottom - LINE_GAP
+
+
+def figure_texts(game: Game, examples: Sequence[Example], results: Mapping[str, Any]) -> list[str]:
+    """Every string the example figures print, for the font subset."""
+    texts = ["0123456789 /=+|\u2212\u25b6\u21d2()"]
+    for example in examples:
+        texts.extend(example_figure(game, example, results.get(example.id)).texts())
+    return texts

@@ -1,0 +1,684 @@
+"""Rule texts: ``rules/<lang>.md`` rendered in Jinja2's sandbox, then parsed into blocks.
+
+A rule text is Markdown with placeholders that read the rules model
+(``{{ setup[4].hand }}``, ``{{ rules.pips }}``), so no language can state a
+number that disagrees with the components. The syntax is documented in
+docs/rulebooks.md; in short:
+
+* every heading ends with a stable section id shared by all languages:
+  ``## Setup {#setup}``;
+* ``{{ table("operators") }}`` on a line of its own places an aid table
+  computed by the rules module;
+* a fenced block with the info string ``example <id>`` places a worked example
+  from examples.toml; its body is this language's wording, and inside it
+  ``{{ result.value }}`` is the result the rules module recomputed.
+
+Why render first and parse second: placeholders may sit anywhere (in a table
+cell, a heading, an emphasis), and Jinja's own errors then carry the line of
+the source file. Jinja comments are ``{## ... ##}`` because ``{#id}`` is the
+heading id syntax. Placeholders must render on one line so that Markdown line
+numbers stay those of the source file.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChainableUndefined, TemplateError, TemplateSyntaxError, UndefinedError
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+
+from pnp.diagnostics import DataError, Report
+from pnp.load.text_files import read_text
+from pnp.model.game import Game
+from pnp.render.bind import make_environment
+from pnp.render.linebreak import Text, is_cjk
+from pnp.rules.base import ExampleError, GameRules
+
+RULES_FOLDER = "rules"
+ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
+_HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", re.DOTALL)
+_TABLE_MARKER = re.compile(rf"^<!--\s*pnp:table\s+(?P<id>{ID_PATTERN}|\S*)\s*-->\s*$")
+_EXAMPLE_INFO = re.compile(r"^example(?:\s+(?P<id>\S+))?\s*$")
+_FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*example\s+(?P<id>[A-Za-z0-9_.-]+)\s*$")
+_HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$", re.DOTALL)
+#: how a list of cards is separated in running text; typography, not wording
+LIST_SEPARATORS = {"ja": "、", "zh": "、"}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Blocks: what the typesetter draws
+
+
+Runs = tuple[Text, ...]
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    runs: Runs
+    section: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    runs: Runs
+    line: int
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    ordered: bool
+    start: int
+    items: tuple[tuple[Block, ...], ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    header: tuple[Runs, ...]
+    rows: tuple[tuple[Runs, ...], ...]
+    aligns: tuple[str, ...]  # "left" | "center" | "right" per column
+    line: int
+
+
+@dataclass(frozen=True)
+class AidTableRef:
+    """``{{ table("operators") }}``: a table the rules module computes."""
+
+    table: str
+    line: int
+
+
+@dataclass(frozen=True)
+class ExampleRef:
+    """A worked example placed by id, with this language's wording."""
+
+    example: str
+    body: tuple[Block, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A block quote, set as a boxed note (variants, tips)."""
+
+    body: tuple[Block, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Preformatted:
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Rule:
+    line: int
+
+
+Block = Heading | Paragraph | ListBlock | TableBlock | AidTableRef | ExampleRef | Quote | Preformatted | Rule
+
+
+@dataclass
+class RuleText:
+    """One language's rule text, rendered and parsed."""
+
+    game: str
+    lang: str
+    path: Path
+    blocks: tuple[Block, ...]
+    results: Mapping[str, Mapping[str, Any] | None] = field(default_factory=dict)
+
+    def walk(self) -> Iterator[Block]:
+        yield from walk_blocks(self.blocks)
+
+    def texts(self) -> Iterator[str]:
+        """Every string the rule text itself prints, for :func:`pnp.render.fonts.prepare_fonts`."""
+        for block in self.walk():
+            yield from block_texts(block)
+
+    @property
+    def sections(self) -> list[Heading]:
+        return [block for block in self.blocks if isinstance(block, Heading)]
+
+    @property
+    def examples(self) -> list[ExampleRef]:
+        return [block for block in self.walk() if isinstance(block, ExampleRef)]
+
+    @property
+    def tables(self) -> list[AidTableRef]:
+        return [block for block in self.walk() if isinstance(block, AidTableRef)]
+
+
+def walk_blocks(blocks: Sequence[Block]) -> Iterator[Block]:
+    for block in blocks:
+        yield block
+        if isinstance(block, ListBlock):
+            for item in block.items:
+                yield from walk_blocks(item)
+        elif isinstance(block, ExampleRef | Quote):
+            yield from walk_blocks(block.body)
+
+
+def block_texts(block: Block) -> Iterator[str]:
+    if isinstance(block, Heading | Paragraph):
+        yield from (run.text for run in block.runs)
+    elif isinstance(block, TableBlock):
+        for row in (block.header, *block.rows):
+            for cell in row:
+                yield from (run.text for run in cell)
+    elif isinstance(block, Preformatted):
+        yield block.text
+    elif isinstance(block, ListBlock):
+        yield "0123456789.•–"
+
+
+def plain(runs: Sequence[Text]) -> str:
+    return "".join(run.text for run in runs)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Files
+
+
+def rules_folder(game: Game) -> Path:
+    return game.path / RULES_FOLDER
+
+
+def rule_text_path(game: Game, lang: str) -> Path:
+    return rules_folder(game) / f"{lang}.md"
+
+
+def has_rule_texts(game: Game) -> bool:
+    """Games get their rule texts one by one; a game without a rules/ folder has no rulebook yet."""
+    return rules_folder(game).is_dir()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Jinja: the sandboxed context
+
+
+class _UnknownResult(ChainableUndefined):
+    """``result`` of an example that does not exist or failed: prints "?" so the rest still renders.
+
+    The unknown id itself is reported by the parser, at the fence's line.
+    """
+
+    def __str__(self) -> str:
+        return "?"
+
+
+def make_rule_environment() -> SandboxedEnvironment:
+    """The card layouts' sandbox, with Jinja comments moved out of the way of ``{#id}``."""
+    env = make_environment().overlay(comment_start_string="{##", comment_end_string="##}")
+    return env
+
+
+MINUS = "\u2212"
+
+
+def format_value(value: Any) -> str:
+    """Numbers as a rulebook prints them: 7/2 stays a fraction, and a negative gets a real minus sign."""
+    if isinstance(value, Fraction):
+        text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    elif isinstance(value, list | tuple):
+        return ", ".join(format_value(item) for item in value)
+    else:
+        text = str(value)
+    return MINUS + text[1:] if _NEGATIVE.match(text) else text
+
+
+_NEGATIVE = re.compile(r"^-\d")
+
+
+class ResultView(dict):
+    """An example's recomputed result as placeholders see it: values already formatted."""
+
+
+def result_view(result: Mapping[str, Any] | None) -> ResultView | _UnknownResult:
+    if result is None:
+        return _UnknownResult()
+    view = ResultView()
+    for key, value in result.items():
+        view[key] = [format_value(v) for v in value] if isinstance(value, list | tuple) else format_value(value)
+    return view
+
+
+def compute_results(game: Game, rules: GameRules) -> dict[str, Mapping[str, Any] | None]:
+    """Every example recomputed once; ``None`` where the rules cannot (pnp check reports why)."""
+    results: dict[str, Mapping[str, Any] | None] = {}
+    for example in game.examples:
+        try:
+            results[example.id] = (rules.run_example(game, example)
+                                   if example.kind in rules.example_kinds else None)
+        except ExampleError:
+            results[example.id] = None
+    return results
+
+
+def card_label(game: Game, card_id: str) -> str:
+    """A card as text: rank label and suit symbol ("10♠"), or its name when it has no rank."""
+    card = game.card(str(card_id))
+    if card is None:
+        return str(card_id)
+    suit = game.suits.get(card.suit) if card.suit else None
+    symbol = suit.symbol if suit and suit.symbol and len(suit.symbol) == 1 else ""
+    if card.rank is not None:
+        return f"{rank_label(game, card.rank)}{symbol}"
+    return card.id
+
+
+def rank_label(game: Game, rank: int) -> str:
+    """The game's own rank labels (A, J, Q, K) where the model has them."""
+    labels = getattr(game, "rank_label", None)
+    return labels(rank) if callable(labels) else {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+
+
+def rule_context(game: Game, rules: GameRules, lang: str,
+                 results: Mapping[str, Mapping[str, Any] | None]) -> dict[str, Any]:
+    """The names a rule text can use; documented in docs/rulebooks.md.
+
+    Only plain dicts, lists, numbers and strings go in, so the sandbox has no
+    model object whose methods a template could reach.
+    """
+    low, high = game.players
+    credits = game.credits
+
+    def table(table_id: str) -> str:
+        # An HTML comment is a block of its own for Markdown; the parser checks the id and reports its line.
+        return f"<!-- pnp:table {table_id} -->"
+
+    def card(card_id: str) -> str:
+        return card_label(game, card_id)
+
+    def cards(card_ids: Any) -> str:
+        items = card_ids if isinstance(card_ids, list | tuple) else str(card_ids).replace(",", " ").split()
+        return LIST_SEPARATORS.get(lang, ", ").join(card_label(game, item) for item in items)
+
+    def example_result(example_id: str) -> ResultView | _UnknownResult:
+        return result_view(results.get(example_id))
+
+    inputs = {example.id: example.inputs for example in game.examples}
+
+    def example_inputs(example_id: str) -> Any:
+        return _plain_data(inputs[example_id]) if example_id in inputs else _UnknownResult()
+
+    return {
+        "lang": lang,
+        "game": {
+            "id": game.id,
+            "title": game.title(lang),
+            "subtitle": game.subtitles.get(lang, ""),
+            "author": str(credits.get("author", "")),
+            "year": credits.get("year", ""),
+            "minutes": game.minutes,
+            "age": game.age,
+        },
+        "players": {"min": low, "max": high},
+        "setup": {count: _setup_view(row) for count, row in game.setup.items()},
+        "components": {cid: _component_view(component, lang) for cid, component in game.components.items()},
+        "colours": {cid: term.name(lang) for cid, term in game.colours.items()},
+        "suits": {sid: {"name": term.name(lang), "symbol": term.symbol or ""} for sid, term in game.suits.items()},
+        "kinds": {kid: term.name(lang) for kid, term in game.kinds.items()},
+        "rules": _plain_data(dict(rules.context(game, lang))),
+        "examples": {eid: result_view(result) for eid, result in results.items()},
+        "table": table,
+        "card": card,
+        "cards": cards,
+        "_example_result": example_result,
+        "_example_inputs": example_inputs,
+        "result": _UnknownResult(),  # outside an example block, or in one that is never closed
+    }
+
+
+def _plain_data(value: Any) -> Any:
+    """A copy made of dicts, lists, strings and numbers only, whatever TOML handed us."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_data(v) for v in value]
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
+
+
+def _deal_view(deal: Any) -> dict[str, Any]:
+    return {"pool": deal.pool, "in_play": deal.in_play, "hand": deal.hand, "revealed": deal.revealed,
+            "left": deal.left}
+
+
+def _setup_view(row: Any) -> dict[str, Any]:
+    view = _deal_view(row.main)
+    view.update(players=row.players, tricks=row.tricks, colours=row.colours,
+                also={name: _deal_view(deal) for name, deal in row.also.items()})
+    return view
+
+
+def _component_view(component: Any, lang: str) -> dict[str, Any]:
+    kinds: dict[str, int] = {}
+    for card in component.cards:
+        if card.kind:
+            kinds[card.kind] = kinds.get(card.kind, 0) + card.count
+    return {"id": component.id, "name": component.name(lang), "count": component.count, "kinds": kinds}
+
+
+def bind_example_results(source: str) -> str:
+    """Give each ``example <id>`` fence body its own ``result``, keeping every line where it was.
+
+    ``{% with %}`` goes at the end of the opening fence line and ``{% endwith %}``
+    at the start of the closing one, so both render to nothing on lines that
+    exist anyway. An unclosed fence is left alone; the parser reports it.
+    """
+    lines = source.split("\n")
+    index = 0
+    while index < len(lines):
+        opener = _FENCE_OPEN.match(lines[index])
+        if not opener:
+            index += 1
+            continue
+        fence = opener.group("fence")
+        closer = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        end = next((k for k in range(index + 1, len(lines)) if closer.match(lines[k])), None)
+        if end is None:
+            break
+        example_id = opener.group("id")
+        lines[index] += (f"{{% with result = _example_result({example_id!r}), "
+                         f"inputs = _example_inputs({example_id!r}) %}}")
+        lines[end] = "{% endwith %}" + lines[end]
+        index = end + 1
+    return "\n".join(lines)
+
+
+class RuleTextError(DataError):
+    """The rule text cannot be rendered: a template error, with file and line."""
+
+
+def render_template(source: str, path: Path, context: Mapping[str, Any]) -> str:
+    """Render in the sandbox; any failure becomes a :class:`RuleTextError` naming the line."""
+    env = make_rule_environment()
+    prepared = bind_example_results(source)
+    try:
+        code = env.compile(prepared, name=path.name, filename=str(path))
+    except TemplateSyntaxError as exc:
+        raise RuleTextError(f"template syntax error: {exc.message}", path, exc.lineno,
+                            "check the {{ }} and {% %} on that line; Jinja comments are {## ... ##}") from None
+    try:
+        template = env.template_class.from_code(env, code, env.make_globals(None))
+        rendered = template.render(**context)
+    except SecurityError as exc:
+        raise RuleTextError(f"refused by the sandbox: {exc}", path, _template_line(exc, path),
+                            "a rule text may read the names listed in docs/rulebooks.md, "
+                            "never Python internals") from None
+    except UndefinedError as exc:
+        known = ", ".join(sorted(name for name in context if not name.startswith("_")))
+        raise RuleTextError(f"unknown name in a placeholder: {exc.message}", path, _template_line(exc, path),
+                            f"names a rule text can use: {known} (see docs/rulebooks.md)") from None
+    except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+        raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
+                            _template_line(exc, path)) from None
+    return rendered
+
+
+def _template_line(exc: BaseException, path: Path) -> int | None:
+    """Jinja rewrites tracebacks so the template's own frame carries the template line."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == str(path):
+            line = frame.lineno
+    return line
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Markdown
+
+
+def make_markdown() -> MarkdownIt:
+    """CommonMark plus GFM tables (built into markdown-it-py); HTML on, so comments can be dropped."""
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+class _Parser:
+    """Turns markdown-it's syntax tree into blocks, reporting what a printed rulebook cannot show."""
+
+    def __init__(self, path: Path, report: Report, example_ids: set[str], table_ids: set[str]) -> None:
+        self.path = path
+        self.report = report
+        self.example_ids = example_ids
+        self.table_ids = table_ids
+        self.md = make_markdown()
+        self.seen_sections: dict[str, int] = {}
+        self.lines: list[str] = []
+
+    def parse(self, text: str, line_offset: int = 0, top: bool = True) -> list[Block]:
+        if top:
+            self.lines = text.split("\n")
+        tree = SyntaxTreeNode(self.md.parse(text))
+        blocks: list[Block] = []
+        for node in tree.children:
+            blocks.extend(self.block(node, line_offset, top))
+        return blocks
+
+    def line(self, node: SyntaxTreeNode, offset: int) -> int:
+        return (node.map[0] if node.map else 0) + 1 + offset
+
+    def block(self, node: SyntaxTreeNode, offset: int, top: bool) -> list[Block]:
+        line = self.line(node, offset)
+        kind = node.type
+        if kind == "heading":
+            return [self.heading(node, line, top)]
+        if kind == "paragraph":
+            runs = self.inline(node.children[0], line) if node.children else ()
+            return [Paragraph(runs, line)] if runs else []
+        if kind in ("bullet_list", "ordered_list"):
+            items = tuple(tuple(b for child in item.children for b in self.block(child, offset, False))
+                          for item in node.children)
+            start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
+            return [ListBlock(kind == "ordered_list", start, items, line)]
+        if kind == "table":
+            return [self.table(node, line)]
+        if kind == "fence":
+            return [self.fence(node, line, offset)]
+        if kind == "code_block":
+            return [Preformatted(node.content.rstrip("\n"), line)]
+        if kind == "blockquote":
+            body = tuple(b for child in node.children for b in self.block(child, offset, False))
+            return [Quote(body, line)]
+        if kind == "hr":
+            return [Rule(line)]
+        if kind == "html_block":
+            return self.html_block(node, line)
+        self.report.warning(f"Markdown element {kind!r} is not printed", self.path, line)
+        return []
+
+    def heading(self, node: SyntaxTreeNode, line: int, top: bool) -> Heading:
+        level = int(node.tag[1])
+        content = node.children[0].content if node.children else ""
+        match = _HEADING_ID.match(content)
+        if not top:
+            self.report.error("a heading inside a list, quote or example cannot start a section", self.path, line,
+                              "move the heading out, or make it bold text")
+        if match is None:
+            self.report.error(f"heading {content!r} has no section id", self.path, line,
+                              "end it with a stable id shared by every language, e.g. '## Setup {#setup}'")
+            section, title = "", content
+        else:
+            section, title = match.group("id"), match.group("title")
+            if section in self.seen_sections:
+                self.report.error(f"section id {section!r} is used twice (first at line "
+                                  f"{self.seen_sections[section]})", self.path, line, "give each heading its own id")
+            self.seen_sections.setdefault(section, line)
+        runs = self.inline_text(title, line)
+        return Heading(level, runs, section, line)
+
+    def inline_text(self, text: str, line: int) -> Runs:
+        tokens = self.md.parseInline(text)
+        if not tokens:
+            return ()
+        return self.inline(SyntaxTreeNode(tokens).children[0], line)
+
+    def table(self, node: SyntaxTreeNode, line: int) -> TableBlock:
+        header: list[Runs] = []
+        rows: list[tuple[Runs, ...]] = []
+        aligns: list[str] = []
+        for section in node.children:
+            for row in section.children:
+                cells = []
+                for cell in row.children:
+                    cells.append(self.inline(cell.children[0], line) if cell.children else ())
+                    if section.type == "thead":
+                        style = str(cell.attrs.get("style", ""))
+                        aligns.append("right" if "right" in style else "center" if "center" in style else "left")
+                if section.type == "thead":
+                    header = cells
+                else:
+                    rows.append(tuple(cells))
+        return TableBlock(tuple(header), tuple(rows), tuple(aligns), line)
+
+    def fence(self, node: SyntaxTreeNode, line: int, offset: int) -> Block:
+        info = node.info.strip()
+        example = _EXAMPLE_INFO.match(info)
+        if example is None:
+            return Preformatted(node.content.rstrip("\n"), line)
+        example_id = example.group("id") or ""
+        if not example_id:
+            self.report.error("an example block needs the example's id: ```example <id>", self.path, line)
+        elif example_id not in self.example_ids:
+            known = ", ".join(sorted(self.example_ids)) or "none"
+            self.report.error(f"example {example_id!r} does not exist in examples.toml", self.path, line,
+                              f"use one of: {known}")
+        if offset == 0 and not self._fence_closed(node):
+            self.report.error("the example block is never closed", self.path, line,
+                              f"end it with a line holding only {node.markup}")
+        body = tuple(self.parse(node.content, line_offset=line, top=False))
+        return ExampleRef(example_id, body, line)
+
+    def _fence_closed(self, node: SyntaxTreeNode) -> bool:
+        """markdown-it runs an unclosed fence to the end of the text; only its last line tells."""
+        if not node.map or node.map[1] - 1 <= node.map[0] or node.map[1] > len(self.lines):
+            return False
+        closer = re.compile(rf"^\s*{re.escape(node.markup[0])}{{{len(node.markup)},}}\s*$")
+        return bool(closer.match(self.lines[node.map[1] - 1]))
+
+    def html_block(self, node: SyntaxTreeNode, line: int) -> list[Block]:
+        content = node.content.strip()
+        marker = _TABLE_MARKER.match(content)
+        if marker:
+            table_id = marker.group("id")
+            if table_id not in self.table_ids:
+                known = ", ".join(sorted(self.table_ids)) or "none"
+                self.report.error(f"there is no aid table {table_id!r}", self.path, line,
+                                  f"tables this game's rules compute: {known}")
+            return [AidTableRef(table_id, line)]
+        if not _HTML_COMMENT.match(content):
+            self.report.warning("raw HTML is not printed in a rulebook", self.path, line,
+                                "use Markdown, or an HTML comment <!-- --> for notes to translators")
+        return []
+
+    def inline(self, node: SyntaxTreeNode, line: int) -> Runs:
+        runs: list[Text] = []
+        self._inline_children(node.children, "regular", runs, line)
+        return _merge(_join_soft_breaks(runs))
+
+    def _inline_children(self, nodes: Sequence[SyntaxTreeNode], style: str, runs: list[Text], line: int) -> None:
+        for child in nodes:
+            kind = child.type
+            if kind in ("text", "code_inline"):
+                runs.append(Text(child.content, style))
+            elif kind in ("strong", "em"):
+                # the fonts have no italic: emphasis is set bold, as Japanese typesetting usually does
+                self._inline_children(child.children, "bold", runs, line)
+            elif kind == "softbreak":
+                runs.append(Text(_SOFT_BREAK, style))
+            elif kind == "hardbreak":
+                runs.append(Text("\n", style))
+            elif kind == "link":
+                self._inline_children(child.children, style, runs, line)
+                href = str(child.attrs.get("href", ""))
+                label = "".join(c.content for c in child.children if c.type == "text")
+                if href.startswith(("http://", "https://")) and href != label:
+                    runs.append(Text(f" ({href})", style))
+            elif kind == "html_inline":
+                if _TABLE_MARKER.match(child.content):
+                    self.report.error("{{ table(...) }} must stand on a line of its own", self.path, line,
+                                      "put a blank line before and after it")
+                elif not _HTML_COMMENT.match(child.content):
+                    self.report.warning("raw HTML is not printed in a rulebook", self.path, line)
+            elif kind == "image":
+                self.report.warning("images in rule texts are not printed yet", self.path, line)
+            else:
+                self._inline_children(child.children, style, runs, line)
+
+
+_SOFT_BREAK = "\u2028"  # a placeholder: a soft break is a space in English and nothing between Japanese characters
+
+
+def _join_soft_breaks(runs: list[Text]) -> list[Text]:
+    result: list[Text] = []
+    for index, run in enumerate(runs):
+        if run.text != _SOFT_BREAK:
+            result.append(run)
+            continue
+        before = next((r.text[-1] for r in reversed(runs[:index]) if r.text and r.text != _SOFT_BREAK), "")
+        after = next((r.text[0] for r in runs[index + 1:] if r.text and r.text != _SOFT_BREAK), "")
+        result.append(Text("" if before and after and is_cjk(before) and is_cjk(after) else " ", run.style))
+    return result
+
+
+def _merge(runs: list[Text]) -> Runs:
+    merged: list[Text] = []
+    for run in runs:
+        if not run.text:
+            continue
+        if merged and merged[-1].style == run.style:
+            merged[-1] = Text(merged[-1].text + run.text, run.style)
+        else:
+            merged.append(run)
+    return tuple(merged)
+
+
+def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str], table_ids: set[str]) -> list[Block]:
+    """Blocks of an already rendered rule text; problems go to ``report`` with this file's lines."""
+    parser = _Parser(path, report, example_ids, table_ids)
+    blocks = parser.parse(text)
+    first = next(iter(blocks), None)
+    if first is not None and not isinstance(first, Heading):
+        report.error("text before the first heading belongs to no section", path, first.line,
+                     "start the file with a heading that has a section id, e.g. '## Overview {#overview}'")
+    return blocks
+
+
+def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
+                   results: Mapping[str, Mapping[str, Any] | None] | None = None) -> RuleText | None:
+    """Read, render and parse ``rules/<lang>.md``; ``None`` (with the reason in ``report``) if it can't be."""
+    path = rule_text_path(game, lang)
+    if results is None:
+        results = compute_results(game, rules)
+    try:
+        source = read_text(path)
+        rendered = render_template(source, path, rule_context(game, rules, lang, results))
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return None
+    table_ids = {table.id for table in rules.aid_tables(game, lang)}
+    blocks = parse_rule_text(rendered, path, report, {e.id for e in game.examples}, table_ids)
+    return RuleText(game.id, lang, path, tuple(blocks), results)
+
+
+def require_rule_text(game: Game, rules: GameRules, lang: str) -> RuleText:
+    """For builds: the rule text, or a :class:`DataError` naming the first problem (pnp check lists all)."""
+    report = Report()
+    text = load_rule_text(game, rules, lang, report)
+    if text is None or report.errors:
+        first = report.errors[0]
+        more = len(report.errors) - 1
+        suffix = f" (and {more} more problem(s): run pnp check {game.id})" if more else ""
+        raise DataError(first.message + suffix, first.file, first.line, first.fix)
+    return text

@@ -1,0 +1,634 @@
+"""Keeping translations in step with the source rule text: the analysis behind `pnp check` and `pnp i18n`.
+
+A translated section is compared with the source section it was translated
+from. Each language keeps ``rules/<lang>.sources.toml``: for every section
+the translator accepted, the exact source text they translated. So when the
+source changes, the section is *stale* and `pnp i18n` can show the change as
+a diff instead of "something changed somewhere".
+
+What is compared, per section (see docs/rulebooks.md for the reasons):
+
+* presence: a section missing from a translation is an error, an extra one a warning;
+* placeholders (``{{ ... }}``) and placed examples must be the same set: an error,
+  since a missing placeholder is a number the translation no longer states;
+* literal numbers, after NFKC normalisation (１ = 1): an error too. Numbers the
+  model holds are placeholders, so what is left is prose the rules depend on
+  ("adds 5", "2 points"); a number a translation states differently is a
+  rules disagreement, and writing digits on both sides is the easy fix. A
+  translation may repeat a number (English "second place" is "2位"), but it
+  may not state one fewer times than the source, nor state one the source
+  never does;
+* glossary: a section whose source uses a term must use the paired term (warning).
+
+Card texts have no sections; for them we count translated and missing texts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from markdown_it.tree import SyntaxTreeNode
+
+from pnp.diagnostics import DataError, Level, Report
+from pnp.load.text_files import read_text
+from pnp.load.toml_lines import load_toml
+from pnp.model.game import Game
+from pnp.render.fonts import _cmap_chars as _font_characters  # cached per process; 0.1 s for both fonts
+from pnp.render.fonts import default_font_paths
+from pnp.render.linebreak import is_cjk
+from pnp.render.ruletext import (
+    RuleText,
+    block_texts,
+    compute_results,
+    has_rule_texts,
+    load_rule_text,
+    make_markdown,
+    rule_text_path,
+    rules_folder,
+)
+from pnp.rules import get_rules
+from pnp.rules.base import GameRules
+from pnp.write.atomic import atomic_write
+
+GLOSSARY = "glossary.toml"
+SOURCES_SUFFIX = ".sources.toml"
+SectionState = Literal["translated", "stale", "untracked", "missing", "extra"]
+
+_PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+_STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)
+_JINJA_COMMENT = re.compile(r"\{##.*?##\}", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_HEADING_ID = re.compile(r"\{#[A-Za-z][A-Za-z0-9_-]*\}")
+_EXAMPLE_FENCE = re.compile(r"^(\s*(?:`{3,}|~{3,})\s*example)\s+(\S+)", re.MULTILINE)
+_LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sections of a raw (unrendered) rule text
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    level: int
+    line: int  # of the heading, 1-based
+    text: str  # raw Markdown from the heading up to the next heading, without trailing blank lines
+
+    @property
+    def end_line(self) -> int:
+        return self.line + self.text.count("\n")
+
+
+def split_sections(text: str) -> list[Section]:
+    """Sections by heading, found by the Markdown parser (a '#' inside a code block is no heading)."""
+    lines = text.split("\n")
+    tree = SyntaxTreeNode(make_markdown().parse(text))
+    starts = []
+    for node in tree.children:
+        if node.type == "heading" and node.map:
+            content = node.children[0].content if node.children else ""
+            match = re.match(r"^(.*?)\s*\{#([A-Za-z][A-Za-z0-9_-]*)\}\s*$", content, re.DOTALL)
+            section_id, title = (match.group(2), match.group(1)) if match else ("", content)
+            starts.append((node.map[0], section_id, title, int(node.tag[1])))
+    sections = []
+    for index, (start, section_id, title, level) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
+        body = normalise_section("\n".join(lines[start:end]))
+        sections.append(Section(section_id, title, level, start + 1, body))
+    return sections
+
+
+def normalise_section(text: str) -> str:
+    """Whitespace a translator cannot see does not make a section stale."""
+    return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip("\n")
+
+
+def prose(text: str) -> str:
+    """The words a reader sees, without placeholders, statements, comments, ids and example ids."""
+    text = _EXAMPLE_FENCE.sub(r"\1", text)
+    for pattern in (_PLACEHOLDER, _STATEMENT, _JINJA_COMMENT, _HTML_COMMENT, _HEADING_ID):
+        text = pattern.sub(" ", text)
+    return text
+
+
+def placeholders(text: str) -> set[str]:
+    """Placeholder expressions (spacing and quote style ignored) and the ids of placed examples."""
+    found = {_normalise_expression(m.group(1)) for m in _PLACEHOLDER.finditer(text)}
+    found |= {f"example {m.group(2)}" for m in _EXAMPLE_FENCE.finditer(text)}
+    return found
+
+
+def _normalise_expression(expression: str) -> str:
+    return "{{ " + re.sub(r"\s+", "", expression.replace('"', "'")) + " }}"
+
+
+def numbers(text: str) -> Counter[str]:
+    """Literal numbers a reader sees, with how often, after NFKC (full-width １２ = 12); list markers do not count."""
+    visible = _LIST_MARKER.sub(" ", prose(text))
+    return Counter(_NUMBER.findall(unicodedata.normalize("NFKC", visible)))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Glossary
+
+
+@dataclass(frozen=True)
+class Term:
+    forms: Mapping[str, tuple[str, ...]]  # language -> accepted spellings, the preferred first
+    line: int | None = None
+    note: str = ""
+
+    def preferred(self, lang: str) -> str:
+        return self.forms[lang][0]
+
+
+@dataclass
+class Glossary:
+    path: Path
+    terms: list[Term] = field(default_factory=list)
+
+
+def load_glossary(game: Game, report: Report) -> Glossary | None:
+    """``glossary.toml``: [[term]] tables of language = "term" or ["term", "variant"]."""
+    path = game.path / GLOSSARY
+    if not path.is_file():
+        return None
+    try:
+        doc = load_toml(path)
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return None
+    glossary = Glossary(path)
+    entries = doc.data.get("term", [])
+    if not isinstance(entries, list):
+        report.error("'term' must be an array of tables: write [[term]] before each pair", path, doc.line_of("term"))
+        return glossary
+    for index, entry in enumerate(entries):
+        line = doc.line_of("term", index)
+        forms: dict[str, tuple[str, ...]] = {}
+        for lang in game.languages:
+            value = entry.get(lang) if isinstance(entry, Mapping) else None
+            spellings = (value,) if isinstance(value, str) else tuple(value) if isinstance(value, list) else ()
+            spellings = tuple(s.strip() for s in spellings if isinstance(s, str) and s.strip())
+            if not spellings:
+                report.warning(f"glossary term {index + 1} has no {lang} form", path, line,
+                               f'add {lang} = "..." (or a list of accepted spellings)')
+                continue
+            forms[lang] = spellings
+        known = set(game.languages) | {"note"}
+        for key in entry if isinstance(entry, Mapping) else ():
+            if key not in known:
+                report.warning(f"glossary term {index + 1}: unknown key {key!r} (languages: "
+                               f"{', '.join(game.languages)})", path, doc.line_of("term", index, key))
+        if forms:
+            glossary.terms.append(Term(forms, line, str(entry.get("note", ""))))
+    return glossary
+
+
+def uses_term(text: str, spellings: Iterable[str]) -> bool:
+    """Latin terms match whole words in any case, plural -s/-es included; CJK terms match anywhere."""
+    for spelling in spellings:
+        if any(is_cjk(char) for char in spelling):
+            if spelling in text:
+                return True
+        elif re.search(rf"(?<![\w-]){re.escape(spelling)}(?:s|es)?(?![\w-])", text, re.IGNORECASE):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Where translators record what they translated
+
+
+def sources_path(game: Game, lang: str) -> Path:
+    return rules_folder(game) / f"{lang}{SOURCES_SUFFIX}"
+
+
+def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, str]:
+    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`."""
+    path = sources_path(game, lang)
+    if not path.is_file():
+        return {}
+    try:
+        doc = load_toml(path)
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return {}
+    recorded = doc.data.get("source_language", game.source_language)
+    if recorded != game.source_language:
+        report.error(f"{path.name} records translations from {recorded!r}, but the game's source language is "
+                     f"{game.source_language!r}", path, doc.line_of("source_language"),
+                     "re-accept every section: pnp i18n GAME --lang LANG --accept-all")
+        return {}
+    sections = doc.data.get("sections", {})
+    found: dict[str, str] = {}
+    for section_id, entry in sections.items() if isinstance(sections, Mapping) else ():
+        source = entry.get("source") if isinstance(entry, Mapping) else None
+        if not isinstance(source, str):
+            report.error(f"section {section_id!r} has no source text", path, doc.line_of("sections", section_id),
+                         "accept it again with pnp i18n --accept " + section_id)
+            continue
+        found[section_id] = normalise_section(source)
+    return found
+
+
+def _toml_string(text: str) -> str:
+    """A TOML string a person can read in a diff: multi-line literal where TOML allows it."""
+    if "'''" not in text and not text.endswith("'") and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text):
+        return "'''\n" + text + "'''"
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+    escaped = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\u{ord(m.group()):04x}", escaped)
+    return '"""\n' + escaped + '"""'
+
+
+def write_translated_sources(game: Game, lang: str, sources: Mapping[str, str]) -> Path:
+    path = sources_path(game, lang)
+    lines = [
+        f"# The {game.source_language} text each {lang} section was translated from, recorded by",
+        f"# `pnp i18n {game.id} --lang {lang} --accept SECTION`. pnp compares it with",
+        f"# rules/{game.source_language}.md: a section whose source changed since is stale,",
+        "# and `pnp i18n` shows what changed. Edit through pnp rather than by hand.",
+        f'source_language = "{game.source_language}"',
+        "",
+    ]
+    for section_id in sorted(sources):
+        lines += [f"[sections.{section_id}]", f"source = {_toml_string(sources[section_id] + chr(10))}", ""]
+    with atomic_write(path) as handle:
+        handle.write("\n".join(lines).encode("utf-8"))
+    return path
+
+
+def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, report: Report) -> list[str]:
+    """Record the current source text of sections as translated (``None``: every section the translation has)."""
+    source_sections = _sections_of(game, game.source_language, report)
+    target_sections = _sections_of(game, lang, report)
+    if source_sections is None or target_sections is None:
+        return []
+    by_id = {s.id: s for s in source_sections if s.id}
+    present = {s.id for s in target_sections}
+    wanted = [s for s in by_id if s in present] if section_ids is None else list(section_ids)
+    recorded = load_translated_sources(game, lang, report)
+    accepted = []
+    for section_id in wanted:
+        if section_id not in by_id:
+            report.error(f"no section {section_id!r} in rules/{game.source_language}.md",
+                         rule_text_path(game, game.source_language), None,
+                         f"sections: {', '.join(by_id)}")
+            continue
+        if section_id not in present:
+            report.error(f"section {section_id!r} is not in rules/{lang}.md yet: translate it before accepting",
+                         rule_text_path(game, lang))
+            continue
+        recorded[section_id] = by_id[section_id].text
+        accepted.append(section_id)
+    if accepted:
+        write_translated_sources(game, lang, recorded)
+    return accepted
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Analysis
+
+
+@dataclass(frozen=True)
+class SectionStatus:
+    id: str
+    state: SectionState
+    source: Section | None
+    target: Section | None
+    diff: tuple[str, ...] = ()  # for stale sections: how the source changed since it was translated
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A disagreement inside a section; ``level`` is what `pnp check` reports it as."""
+
+    kind: Literal["placeholder", "number", "glossary"]
+    section: str
+    message: str
+    level: Level
+    file: Path | None
+    line: int | None
+    fix: str | None = None
+
+
+@dataclass(frozen=True)
+class CardTextCount:
+    component: str
+    field: str
+    translated: int
+    missing: tuple[str, ...]  # card ids whose source text has no translation
+
+
+@dataclass
+class LanguageStatus:
+    lang: str
+    path: Path
+    exists: bool
+    sections: list[SectionStatus] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    cards: list[CardTextCount] = field(default_factory=list)
+    generated_cards: int = 0
+
+    def count(self, state: SectionState) -> int:
+        return sum(1 for s in self.sections if s.state == state)
+
+
+def _sections_of(game: Game, lang: str, report: Report) -> list[Section] | None:
+    path = rule_text_path(game, lang)
+    try:
+        return split_sections(read_text(path))
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return None
+
+
+def _first_line(section: Section, pattern: str) -> int:
+    """The line inside a section where something first appears, else the heading's."""
+    for offset, line in enumerate(section.text.split("\n")):
+        if pattern in unicodedata.normalize("NFKC", line):
+            return section.line + offset
+    return section.line
+
+
+def compare_section(source: Section, target: Section, target_path: Path, glossary: Glossary | None,
+                    source_lang: str, lang: str) -> list[Finding]:
+    """Placeholders, numbers and glossary terms of one translated section against its source."""
+    findings: list[Finding] = []
+    want, have = placeholders(source.text), placeholders(target.text)
+    for item in sorted(want - have):
+        findings.append(Finding("placeholder", source.id, f"section {source.id!r} lacks {item}, which the source "
+                                f"section has", Level.ERROR, target_path, target.line,
+                                "use the same placeholders as the source, so the numbers come from the model"))
+    for item in sorted(have - want):
+        findings.append(Finding("placeholder", source.id, f"section {source.id!r} has {item}, which the source "
+                                f"section does not", Level.ERROR, target_path,
+                                _first_line(target, item.split()[-1] if item.startswith("example") else "{{"),
+                                "remove it, or add it to the source section too"))
+    # A translation may repeat a number ("second place" is "2位"), but may not drop one or state a new one.
+    want_numbers, have_numbers = numbers(source.text), numbers(target.text)
+    for number in sorted(want_numbers - have_numbers, key=float):
+        wanted, found = want_numbers[number], have_numbers[number]
+        told = (f"the source states {number} in {wanted} places, the translation in {found}" if found
+                else f"the source states {number}, the translation does not")
+        findings.append(Finding("number", source.id, f"section {source.id!r}: {told}", Level.ERROR, target_path,
+                                target.line, "write the same number in digits (or use a placeholder in both "
+                                "languages)"))
+    for number in sorted(set(have_numbers) - set(want_numbers), key=float):
+        findings.append(Finding("number", source.id, f"section {source.id!r}: the translation states {number}, "
+                                "the source does not", Level.ERROR, target_path, _first_line(target, number),
+                                "check the number against the source section"))
+    for term in glossary.terms if glossary else ():
+        if source_lang not in term.forms or lang not in term.forms:
+            continue
+        if uses_term(prose(source.text), term.forms[source_lang]) and not uses_term(prose(target.text),
+                                                                                     term.forms[lang]):
+            findings.append(Finding("glossary", source.id, f"section {source.id!r}: the source uses "
+                                    f"{term.preferred(source_lang)!r}, but the translation lacks its glossary term "
+                                    f"{term.preferred(lang)!r}", Level.WARNING, target_path, target.line,
+                                    f"use {term.preferred(lang)!r} (glossary.toml line {term.line})"))
+    return findings
+
+
+def _diff(old: str, new: str, source_lang: str) -> tuple[str, ...]:
+    return tuple(difflib.unified_diff(old.split("\n"), new.split("\n"), f"{source_lang} as translated",
+                                      f"{source_lang} now", lineterm="", n=1))
+
+
+def section_statuses(source: Sequence[Section], target: Sequence[Section], recorded: Mapping[str, str],
+                     source_lang: str) -> list[SectionStatus]:
+    by_target = {s.id: s for s in target}
+    statuses = []
+    for section in source:
+        translated = by_target.get(section.id)
+        if translated is None:
+            statuses.append(SectionStatus(section.id, "missing", section, None))
+        elif section.id not in recorded:
+            statuses.append(SectionStatus(section.id, "untracked", section, translated))
+        elif recorded[section.id] != section.text:
+            statuses.append(SectionStatus(section.id, "stale", section, translated,
+                                          _diff(recorded[section.id], section.text, source_lang)))
+        else:
+            statuses.append(SectionStatus(section.id, "translated", section, translated))
+    source_ids = {s.id for s in source}
+    statuses += [SectionStatus(s.id, "extra", None, s) for s in target if s.id not in source_ids]
+    return statuses
+
+
+def card_text_counts(game: Game, lang: str) -> list[CardTextCount]:
+    """Per component and text field: how many source texts have a translation."""
+    counts = []
+    for component in game.components.values():
+        fields = sorted({name for card in component.cards for name in card.texts})
+        for name in fields:
+            translated, missing = 0, []
+            for card in component.cards:
+                if not card.text(name, game.source_language).strip():
+                    continue
+                if card.text(name, lang).strip():
+                    translated += 1
+                else:
+                    missing.append(card.id)
+            counts.append(CardTextCount(component.id, name, translated, tuple(missing)))
+    return counts
+
+
+def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: Glossary | None,
+                     report: Report) -> LanguageStatus:
+    path = rule_text_path(game, lang)
+    status = LanguageStatus(lang, path, path.is_file())
+    status.cards = card_text_counts(game, lang)
+    if rules is not None:
+        status.generated_cards = sum(len(texts) for texts in rules.card_texts(game, lang).values())
+    source = _sections_of(game, game.source_language, Report())
+    if source is None or lang == game.source_language:
+        return status
+    target = _sections_of(game, lang, Report()) if status.exists else []
+    recorded = load_translated_sources(game, lang, report)
+    status.sections = section_statuses(source, target or [], recorded, game.source_language)
+    for entry in status.sections:
+        if entry.source is not None and entry.target is not None:
+            status.findings += compare_section(entry.source, entry.target, path, glossary, game.source_language,
+                                               lang)
+    if glossary is not None:
+        status.findings += _card_glossary(game, lang, glossary)
+    return status
+
+
+def _card_glossary(game: Game, lang: str, glossary: Glossary) -> list[Finding]:
+    findings = []
+    for card in game.all_cards():
+        for name in card.texts:
+            source, target = card.text(name, game.source_language), card.text(name, lang)
+            if not target:
+                continue
+            for term in glossary.terms:
+                if game.source_language not in term.forms or lang not in term.forms:
+                    continue
+                if uses_term(source, term.forms[game.source_language]) and not uses_term(target, term.forms[lang]):
+                    where = card.source
+                    findings.append(Finding(
+                        "glossary", f"card {card.id}", f"card {card.id} {name}.{lang}: the source uses "
+                        f"{term.preferred(game.source_language)!r}, but the translation lacks "
+                        f"{term.preferred(lang)!r}", Level.WARNING, where.file if where else None,
+                        where.line if where else None))
+    return findings
+
+
+def analyse_translations(game: Game, report: Report, languages: Sequence[str] | None = None
+                         ) -> list[LanguageStatus]:
+    """Every translation language of the game (or those asked for), analysed."""
+    rules = get_rules(game.rules)
+    glossary = load_glossary(game, report)
+    wanted = [lang for lang in (languages or game.languages) if lang != game.source_language]
+    return [analyse_language(game, rules, lang, glossary, report) for lang in wanted]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# pnp check
+
+
+def check_translations(game: Game, report: Report, rules: GameRules | None = None) -> None:
+    """Add every rule-text and translation problem to ``report`` (called by pnp check).
+
+    Rule texts are rendered and parsed in every language, so template errors,
+    refused placeholders, unknown example or table ids and headings without an
+    id are reported here with file and line, before anything is built.
+    """
+    if not has_rule_texts(game):
+        report.note("no rule texts yet: add rules/<lang>.md to build a rulebook", game.path,
+                    fix="see docs/rulebooks.md")
+        return
+    rules = rules or get_rules(game.rules)
+    if rules is None:
+        return
+    results = compute_results(game, rules)
+    placed: dict[str, set[str]] = {}
+    for lang in game.languages:
+        path = rule_text_path(game, lang)
+        if not path.is_file():
+            source = rule_text_path(game, game.source_language)
+            report.error(f"the game ships in {lang}, but rules/{lang}.md is missing", path, None,
+                         f"translate {source.name} into {path.name}" if lang != game.source_language
+                         else f"write the source rule text {path.name}")
+            continue
+        text = load_rule_text(game, rules, lang, report, results)
+        if text is not None:
+            placed[lang] = {ref.example for ref in text.examples}
+            check_glyphs(text, report)
+    _check_placements(game, placed, report)
+    for status in analyse_translations(game, report):
+        _report_language(game, status, report)
+
+
+def check_glyphs(text: RuleText, report: Report) -> None:
+    """A character no font has would print as an empty box: report it at the line that uses it."""
+    covered = frozenset.intersection(*(_font_characters(path) for path in default_font_paths().values()))
+    seen: set[str] = set()
+    for block in text.walk():
+        for string in block_texts(block):
+            for char in sorted(set(string) - covered - seen - {"\n"}):
+                seen.add(char)
+                name = unicodedata.name(char, "unnamed character")
+                report.error(f"no font has U+{ord(char):04X} {char!r} ({name}), used in {string[:40]!r}",
+                             text.path, block.line, "replace the character, or configure a font that has it")
+
+
+def _check_placements(game: Game, placed: Mapping[str, set[str]], report: Report) -> None:
+    for example in game.examples:
+        missing = [lang for lang, ids in placed.items() if example.id not in ids]
+        if missing:
+            where = example.source
+            report.warning(f"example {example.id!r} is not placed in the rule text of: {', '.join(missing)}",
+                           where.file if where else None, where.line if where else None,
+                           f"add a block ```example {example.id} ... ``` where it belongs, in every language")
+
+
+def _report_language(game: Game, status: LanguageStatus, report: Report) -> None:
+    if not status.exists:
+        return  # already an error above
+    accept = f"pnp i18n {game.id} --lang {status.lang} --accept"
+    for entry in status.sections:
+        if entry.state == "missing" and entry.source is not None:
+            report.error(f"section {entry.id!r} ({rule_text_path(game, game.source_language).name} line "
+                         f"{entry.source.line}) is missing from rules/{status.lang}.md", status.path, None,
+                         f"translate it, with the heading id {{#{entry.id}}}")
+        elif entry.state == "extra" and entry.target is not None:
+            report.warning(f"section {entry.id!r} is not in the source rule text", status.path, entry.target.line,
+                           "remove it, fix its id, or add it to the source first")
+        elif entry.state == "stale" and entry.target is not None:
+            report.warning(f"section {entry.id!r} is stale: its source changed after it was translated",
+                           status.path, entry.target.line,
+                           f"see the change with pnp i18n {game.id}, update the translation, then {accept} {entry.id}")
+    untracked = [entry for entry in status.sections if entry.state == "untracked" and entry.target is not None]
+    if untracked:
+        ids = " ".join(entry.id for entry in untracked)
+        report.warning(f"{len(untracked)} section(s) were never recorded as translated, so a change to their "
+                       f"source would go unnoticed: {', '.join(e.id for e in untracked)}", status.path,
+                       untracked[0].target.line if untracked[0].target else None,
+                       f"once checked against the source: {accept} ID (or --accept-all); ids: {ids}")
+    for finding in status.findings:
+        report.add(finding.level, finding.message, finding.file, finding.line, finding.fix)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# pnp i18n
+
+
+def format_language(game: Game, status: LanguageStatus, base: Path | None = None, show_diff: bool = True) -> str:
+    """The `pnp i18n` text for one language: counts first, then each problem with file and line."""
+    lines = [f"{game.id} — {status.lang} (source: {game.source_language})"]
+    if not status.exists:
+        lines.append(f"  rule text: rules/{status.lang}.md is missing")
+    elif status.sections:
+        total = sum(1 for s in status.sections if s.state != "extra")
+        counts = ", ".join(f"{status.count(state)} {state}" for state in ("translated", "stale", "untracked",
+                                                                          "missing", "extra"))
+        lines.append(f"  sections ({total} in the source): {counts}")
+        for entry in status.sections:
+            if entry.state == "translated":
+                continue
+            where = entry.target or entry.source
+            file = status.path if entry.target else rule_text_path(game, game.source_language)
+            lines.append(f"    {entry.state:<10} {entry.id:<24} {_where(file, where.line if where else None, base)}")
+            if entry.state == "stale" and show_diff:
+                lines += [f"        {line}" for line in entry.diff]
+    for kind, title in (("placeholder", "placeholders"), ("number", "numbers"), ("glossary", "glossary")):
+        found = [f for f in status.findings if f.kind == kind]
+        lines.append(f"  {title}: {len(found)} problem(s)" if found else f"  {title}: ok")
+        lines += [f"    {_where(f.file, f.line, base)}: {f.message}" for f in found]
+    lines.append("  card texts:")
+    for count in status.cards:
+        total = count.translated + len(count.missing)
+        shown = ", ".join(count.missing[:6]) + (" ..." if len(count.missing) > 6 else "")
+        tail = f", missing: {shown}" if count.missing else ""
+        lines.append(f"    {count.component}.{count.field}: {count.translated}/{total} translated{tail}")
+    if status.generated_cards:
+        lines.append(f"    generated from rules data: {status.generated_cards} text(s), always in step")
+    return "\n".join(lines)
+
+
+def _where(file: Path | None, line: int | None, base: Path | None) -> str:
+    if file is None:
+        return ""
+    path = file
+    if base is not None:
+        try:
+            path = file.resolve().relative_to(base.resolve())
+        except ValueError:
+            path = file
+    return f"{path}:{line}" if line else str(path)
+
+
+def has_errors(status: LanguageStatus) -> bool:
+    return (not status.exists or status.count("missing") > 0
+            or any(f.level == Level.ERROR for f in status.findings))

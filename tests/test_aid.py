@@ -1,0 +1,126 @@
+"""Player aids: the one-page sheet and the card-size aid, read back from the PDFs.
+
+Expected cell texts are the wordings in data/two-ops/rules.toml (the tables
+are computed from it, never typed); the card count is by hand: 2 aid tables
+make one double-sided card, one per player, and Two Ops allows 6 players.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+from reportlab.platypus import Spacer
+
+from pnp.diagnostics import Report
+from pnp.model.build import load_game
+from pnp.model.game import Game
+from pnp.render.aid import largest_fitting, pair_tables, write_aid, write_aid_cards
+from pnp.rules import get_rules
+from pnp.rules.base import AidTable
+
+ROOT = Path(__file__).resolve().parents[1]
+TWO_OPS = ROOT / "data" / "two-ops"
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    loaded = load_game(TWO_OPS, Report())
+    assert loaded is not None
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.getbasetemp() / "font-cache"
+
+
+@pytest.fixture(scope="module")
+def aids(game: Game, cache: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    out = tmp_path_factory.mktemp("aids")
+    rules = get_rules(game.rules)
+    return {
+        "sheet-en-a4": write_aid(game, rules, "en", "a4", out / "aid-en-a4.pdf", cache),
+        "sheet-ja-letter": write_aid(game, rules, "ja", "letter", out / "aid-ja-letter.pdf", cache),
+        "cards-en-a4": write_aid_cards(game, rules, "en", "a4", out / "cards-en-a4.pdf", cache),
+        "cards-ja-letter": write_aid_cards(game, rules, "ja", "letter", out / "cards-ja-letter.pdf", cache),
+    }
+
+
+def page_texts(path: Path) -> list[str]:
+    return [re.sub(r"\s*\r?\n\s*", " ", page.get_textpage().get_text_range()) for page in pdfium.PdfDocument(path)]
+
+
+def base_fonts(path: Path) -> set[str]:
+    names = set()
+    for page in PdfReader(path).pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            names.add(str(font.get_object()["/BaseFont"]))
+    return names
+
+
+def test_aid_sheet_is_one_page_with_both_tables(aids: dict) -> None:
+    result = aids["sheet-en-a4"]
+    reader = PdfReader(result.path)
+    assert len(reader.pages) == result.pages == 1
+    page = reader.pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(A4, abs=0.1)
+    [text] = page_texts(result.path)
+    for cell in ("Operators", "average (half the sum) *", "the greater number + 5", "off-colour − on-colour *",
+                 "remainder of off-colour ÷ on-colour", "Goal (revealed number card)",
+                 "highest sum of both operations", "least difference between both operations"):
+        assert cell in text
+    assert result.font_size >= 10  # two small tables: set large, not in the smallest size
+
+
+def test_japanese_aid_sheet_on_letter(aids: dict) -> None:
+    result = aids["sheet-ja-letter"]
+    page = PdfReader(result.path).pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(LETTER, abs=0.1)
+    [text] = page_texts(result.path)
+    for cell in ("演算子", "平均（和の半分） *", "色違いの数 ÷ 同色の数 の余り", "2つの演算結果の和が最も大きい"):
+        assert cell.replace(" ", "") in text.replace(" ", "")
+
+
+def test_aid_cards_one_double_sided_card_per_player(aids: dict) -> None:
+    result = aids["cards-en-a4"]
+    assert result.cards == 6
+    texts = page_texts(result.path)
+    assert len(texts) == result.pages == 2  # six landscape poker cards fit one A4 sheet: front and back
+    assert texts[0].count("neither matches") == 6 and "highest sum" not in texts[0]
+    assert texts[1].count("highest sum of both operations") == 6 and "neither matches" not in texts[1]
+    reader = PdfReader(result.path)
+    assert "/TrimBox" in reader.pages[0]  # imposed like the decks, for cutting
+    assert result.font_size >= 6
+
+
+def test_aid_cards_on_letter_in_japanese(aids: dict) -> None:
+    result = aids["cards-ja-letter"]
+    texts = page_texts(result.path)
+    assert texts[0].count("片方だけ同色") == 6 and "偶数" not in texts[0]
+    assert texts[1].count("偶数") == 6 and "片方だけ同色" not in texts[1]
+
+
+@pytest.mark.parametrize("key", ["sheet-en-a4", "sheet-ja-letter", "cards-en-a4", "cards-ja-letter"])
+def test_aid_fonts_are_embedded_and_never_helvetica(aids: dict, key: str) -> None:
+    fonts = base_fonts(aids[key].path)
+    assert fonts and all("NotoSansCJK" in name for name in fonts), fonts
+
+
+def test_pair_tables_puts_two_tables_on_a_card() -> None:
+    tables = [AidTable(id=str(n), title=str(n), header=["h"], rows=[["r"]]) for n in range(3)]
+    cards = pair_tables(tables)
+    assert [(c.front.id, c.back.id if c.back else None) for c in cards] == [("0", "1"), ("2", None)]
+
+
+def test_largest_fitting_steps_down_until_the_content_fits() -> None:
+    def build(size: float) -> list:
+        return [Spacer(10, size * 10)]  # 10 pt of height per point of size
+
+    assert largest_fitting(build, 100, 85, (10.0, 9.0, 8.0, 7.0))[0] == 8.0
+    assert largest_fitting(build, 100, 30, (10.0, 9.0))[0] == 9.0  # nothing fits: the smallest size

@@ -1,0 +1,207 @@
+"""Rule texts: placeholders from the model, the sandbox, section ids, example blocks, and their errors.
+
+Expected numbers come from the Two Ops seed (deal 6 to each player, 12 court
+cards, the Ace is worth 1) or by hand (52 - 12 = 40 pip cards; the K/neither
+example averages 3 and 4 to 7/2).
+"""
+
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from pnp.diagnostics import Report
+from pnp.model.build import load_game
+from pnp.model.game import Game
+from pnp.render.ruletext import (
+    AidTableRef,
+    ExampleRef,
+    Heading,
+    Paragraph,
+    bind_example_results,
+    format_value,
+    load_rule_text,
+    plain,
+)
+from pnp.rules import get_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+TWO_OPS = ROOT / "data" / "two-ops"
+
+
+def load(folder: Path) -> Game:
+    report = Report()
+    game = load_game(folder, report)
+    assert game is not None, [d.format() for d in report.errors]
+    return game
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return load(TWO_OPS)
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    target = tmp_path / "two-ops"
+    shutil.copytree(TWO_OPS, target)
+    return target
+
+
+def render(game: Game, lang: str) -> tuple[object, Report]:
+    report = Report()
+    text = load_rule_text(game, get_rules(game.rules), lang, report)
+    return text, report
+
+
+def paragraph_texts(text) -> list[str]:
+    return [plain(block.runs) for block in text.walk() if isinstance(block, Paragraph | Heading)]
+
+
+def write_en(copy: Path, old: str, new: str) -> Path:
+    path = copy / "rules" / "en.md"
+    source = path.read_text(encoding="utf-8")
+    assert old in source
+    path.write_text(source.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if needle in line)
+
+
+# ----------------------------------------------------------------------------- the shipped texts
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_shipped_rule_texts_render_without_problems(game: Game, lang: str) -> None:
+    text, report = render(game, lang)
+    assert text is not None
+    assert report.diagnostics == []
+
+
+def test_placeholders_print_the_models_numbers(game: Game) -> None:
+    text, _ = render(game, "en")
+    paragraphs = paragraph_texts(text)
+    assert "Deal 6 number cards face down to every player." in paragraphs  # seed: "Deal 6 to each player"
+    assert any(p.startswith("Take the 12 court cards out of the deck") for p in paragraphs)  # seed: the 12 court cards
+    assert "Shuffle the 40 pip cards into a number stack." in paragraphs  # 52 - 12, by hand
+    assert any("the Ace is worth 1." in p for p in paragraphs)  # seed: Ace is worth 1
+    assert any("for 2 to 6 players" in p for p in paragraphs)
+
+
+def test_japanese_placeholders_and_soft_breaks(game: Game) -> None:
+    text, _ = render(game, "ja")
+    paragraphs = paragraph_texts(text)
+    assert "各プレイヤーに数字カードを6枚ずつ、裏向きで配ります。" in paragraphs
+    overview = next(p for p in paragraphs if p.startswith("『ツー・オプス』"))
+    # the source wraps this paragraph over three lines: joined without spaces between Japanese characters
+    assert "終わります。全員が同時に考えます。" in overview
+    assert " " not in overview.replace("Bill de Veas", "")
+
+
+def test_sections_share_ids_across_languages(game: Game) -> None:
+    en, _ = render(game, "en")
+    ja, _ = render(game, "ja")
+    ids = [h.section for h in en.sections]
+    assert ids == [h.section for h in ja.sections]
+    assert {"setup", "operators", "scoring", "worked-examples"} <= set(ids)
+
+
+def test_example_blocks_carry_the_recomputed_result(game: Game) -> None:
+    text, _ = render(game, "en")
+    refs = {ref.example: ref for ref in text.examples}
+    assert set(refs) == {example.id for example in game.examples}
+    wording = plain(refs["op-king-neither"].body[0].runs)
+    assert "which here is 7/2." in wording  # (3 + 4) / 2, never rounded
+    lowest = plain(refs["hand-lowest-sum"].body[0].runs)
+    assert "The goal card 6♥" in lowest and "is \u22127" in lowest  # inputs.goal = 6H; result with a real minus
+
+
+def test_tables_are_placed_by_id(game: Game) -> None:
+    text, _ = render(game, "ja")
+    assert [ref.table for ref in text.walk() if isinstance(ref, AidTableRef)] == ["goals", "operators"]
+
+
+def test_format_value() -> None:
+    assert format_value(Fraction(7, 2)) == "7/2"
+    assert format_value(Fraction(-2)) == "\u22122"
+    assert format_value(["2H", "8S"]) == "2H, 8S"
+
+
+def test_example_binding_keeps_every_line() -> None:
+    source = "a\n```example x\nbody {{ result.value }}\n```\nb\n"
+    bound = bind_example_results(source)
+    assert bound.count("\n") == source.count("\n")
+    assert "with result = _example_result('x')" in bound.split("\n")[1]
+    assert bound.split("\n")[3].startswith("{% endwith %}")
+
+
+# ----------------------------------------------------------------------------- errors, with file and line
+
+
+@pytest.mark.parametrize("expression", [
+    "''.__class__.__mro__",
+    "setup.__class__.__subclasses__()",
+    "cycler.__init__.__globals__",
+    "card.__globals__",
+])
+def test_a_template_reaching_python_internals_is_refused(copy: Path, expression: str) -> None:
+    path = write_en(copy, "Shuffle the {{ rules.pips }} pip cards",
+                    "Shuffle the {{ " + expression + " }} pip cards")
+    text, report = render(load(copy), "en")
+    assert text is None
+    [error] = report.errors
+    assert error.file == path and error.line == line_of(path, expression)
+    assert "refused by the sandbox" in error.message or "unknown name" in error.message
+
+
+def test_unknown_placeholder_name_names_the_line_and_the_known_names(copy: Path) -> None:
+    path = write_en(copy, "{{ rules.pips }} pip cards into", "{{ rules.pipz }} pip cards into")
+    _, report = render(load(copy), "en")
+    [error] = report.errors
+    assert error.line == line_of(path, "rules.pipz") and "pipz" in error.message
+    assert "players" in (error.fix or "")
+
+
+def test_unknown_example_id_is_an_error_at_its_line(copy: Path) -> None:
+    path = write_en(copy, "```example op-jack-one\n", "```example op-jack-none\n")
+    _, report = render(load(copy), "en")
+    [error] = report.errors
+    assert "op-jack-none" in error.message and error.line == line_of(path, "op-jack-none")
+
+
+def test_unknown_table_and_missing_heading_id_are_errors(copy: Path) -> None:
+    path = write_en(copy, '{{ table("goals") }}', '{{ table("goalz") }}')
+    write_en(copy, "## Fine points {#fine-points}", "## Fine points")
+    _, report = render(load(copy), "en")
+    messages = {e.message: e.line for e in report.errors}
+    assert any("goalz" in m for m in messages)
+    heading_error = next(line for m, line in messages.items() if "no section id" in m)
+    assert heading_error == line_of(path, "## Fine points")
+
+
+def test_duplicate_ids_and_unclosed_example_blocks_are_errors(copy: Path) -> None:
+    write_en(copy, "## Fine points {#fine-points}", "## Fine points {#scoring}")
+    source = (copy / "rules" / "en.md").read_text(encoding="utf-8")
+    (copy / "rules" / "en.md").write_text(source + "\n```example op-jack-one\nunclosed\n", encoding="utf-8")
+    _, report = render(load(copy), "en")
+    messages = " | ".join(e.message for e in report.errors)
+    assert "used twice" in messages and "never closed" in messages
+
+
+def test_jinja_comments_use_double_hashes(copy: Path) -> None:
+    write_en(copy, "## Fine points {#fine-points}", "## Fine points {#fine-points} {## not printed ##}")
+    text, report = render(load(copy), "en")
+    assert not report.errors
+    assert "fine-points" in [h.section for h in text.sections]
+
+
+def test_example_placement_in_paragraph_and_body(game: Game) -> None:
+    text, _ = render(game, "en")
+    solve = next(ref for ref in text.examples if ref.example == "hand-highest-sum")
+    assert isinstance(solve, ExampleRef) and len(solve.body) == 1
+    assert "reached in 2 ways" in plain(solve.body[0].runs)  # two layouts reach 22 (examples.toml, by hand)

@@ -1,0 +1,218 @@
+"""Translation checks on deliberately broken copies of Two Ops, and the pieces they are made of.
+
+Each test breaks one thing in a copy of data/two-ops and expects `pnp check`
+(check_translations, check_folder) or `pnp i18n` (run_i18n) to name it with
+file and line. The shipped data must come out clean.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnp.commands.i18n import run_i18n
+from pnp.diagnostics import Level, Report
+from pnp.model.build import load_game
+from pnp.model.game import Game
+from pnp.validate import check_folder
+from pnp.validate.translations import (
+    accept_sections,
+    check_translations,
+    load_translated_sources,
+    numbers,
+    placeholders,
+    prose,
+    split_sections,
+    uses_term,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+TWO_OPS = ROOT / "data" / "two-ops"
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    target = tmp_path / "two-ops"
+    shutil.copytree(TWO_OPS, target)
+    return target
+
+
+def load(folder: Path) -> Game:
+    game = load_game(folder, Report())
+    assert game is not None
+    return game
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if needle in line)
+
+
+def check(folder: Path) -> Report:
+    report = Report()
+    check_translations(load(folder), report)
+    return report
+
+
+def messages(report: Report, level: Level) -> list[str]:
+    return [d.message for d in report.of(level)]
+
+
+# ----------------------------------------------------------------------------- pieces
+
+
+def test_split_sections_by_heading_id() -> None:
+    text = "<!-- note -->\n\n## One {#one}\n\nText.\n\n```\n## not a heading\n```\n\n### Two {#two}\nMore.\n\n\n"
+    sections = split_sections(text)
+    assert [(s.id, s.title, s.level, s.line) for s in sections] == [("one", "One", 2, 3), ("two", "Two", 3, 11)]
+    assert sections[0].text.endswith("```") and sections[1].text == "### Two {#two}\nMore."
+
+
+def test_numbers_are_compared_after_nfkc_without_placeholders_or_list_markers() -> None:
+    assert numbers("たとえば１２点。") == {"12": 1}
+    assert numbers("1. Deal {{ setup[4].hand }} cards, add 5.\n2. Score 10 ## Head {#h2}") == {"5": 1, "10": 1}
+    assert numbers("```example hand-2\n7/2, 2\n```") == {"7": 1, "2": 2}
+
+
+def test_placeholders_ignore_spacing_and_quotes_and_include_examples() -> None:
+    assert placeholders('{{table("goals")}} and {{ rules.pips }}\n```example op-1\n```') == {
+        "{{ table('goals') }}", "{{ rules.pips }}", "example op-1"}
+
+
+def test_glossary_terms_match_words_plurals_and_japanese() -> None:
+    assert uses_term("Two Operators each", ["operator"])
+    assert not uses_term("operations", ["operator"])
+    assert uses_term("the on-color number", ["on-colour", "on-color"])
+    assert not uses_term(prose("## X {#operators}"), ["operator"])
+    assert uses_term("演算子カード", ["演算子"])
+
+
+# ----------------------------------------------------------------------------- the shipped data
+
+
+def test_shipped_two_ops_translation_is_clean() -> None:
+    report = check(TWO_OPS)
+    assert report.errors == [] and report.warnings == [], [d.format() for d in report.diagnostics]
+
+
+def test_i18n_reports_the_shipped_translation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_i18n(ROOT / "data", ("two-ops",), None) == 0
+    out = capsys.readouterr().out
+    assert "two-ops — ja (source: en)" in out
+    assert "17 translated, 0 stale, 0 untracked, 0 missing, 0 extra" in out
+    assert "deck.name: 52/52 translated" in out  # every card name has a Japanese text
+
+
+# ----------------------------------------------------------------------------- broken copies
+
+
+def test_missing_section_is_an_error(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ja = copy / "rules" / "ja.md"
+    text = ja.read_text(encoding="utf-8")
+    start, end = text.index("## 細かな点 {#fine-points}"), text.index("## クレジット {#credits}")
+    ja.write_text(text[:start] + text[end:], encoding="utf-8")
+    report = check(copy)
+    [error] = [d for d in report.errors if "missing" in d.message]
+    assert "'fine-points'" in error.message and error.file == ja
+    assert run_i18n(copy.parent, ("two-ops",), "ja") == 1
+    assert "missing    fine-points" in capsys.readouterr().out
+
+
+def test_stale_section_is_a_warning_with_the_change(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    en = copy / "rules" / "en.md"
+    edit(en, "Deal again, passing the deal to the left.", "Deal again, passing the deal to the right.")
+    report = check(copy)
+    assert report.errors == []
+    [warning] = report.warnings
+    assert "'scoring' is stale" in warning.message
+    assert warning.line == line_of(copy / "rules" / "ja.md", "{#scoring}")
+    assert run_i18n(copy.parent, ("two-ops",), "ja") == 0  # stale is a warning, not an error
+    out = capsys.readouterr().out
+    assert "stale      scoring" in out
+    assert "-Deal again, passing the deal to the left." in out
+    assert "+Deal again, passing the deal to the right." in out
+
+
+def test_accepting_a_section_records_its_source(copy: Path) -> None:
+    edit(copy / "rules" / "en.md", "passing the deal to the left.", "passing the deal to the right.")
+    game = load(copy)
+    assert accept_sections(game, "ja", ["scoring"], Report()) == ["scoring"]
+    assert "to the right." in load_translated_sources(game, "ja", Report())["scoring"]
+    assert check(copy).warnings == []
+
+
+def test_a_changed_number_in_a_translation_is_caught(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ja = copy / "rules" / "ja.md"
+    edit(ja, "大きい方の数に5を足します", "大きい方の数に６を足します")  # full width: NFKC makes it 6
+    report = check(copy)
+    errors = [d for d in report.errors if "operators-both" in d.message]
+    # the section says 5 twice (adds 5, subtracts 5): one of them is gone, and a 6 appeared
+    assert {e.message.split(": ", 1)[1] for e in errors} == {
+        "the source states 5 in 2 places, the translation in 1", "the translation states 6, the source does not"}
+    assert {e.line for e in errors} >= {line_of(ja, "６を足します")}
+    assert run_i18n(copy.parent, ("two-ops",), "ja") == 1
+    assert "numbers: 2 problem(s)" in capsys.readouterr().out
+
+
+def test_a_placeholder_replaced_by_a_number_is_caught(copy: Path) -> None:
+    ja = copy / "rules" / "ja.md"
+    edit(ja, "数字カードを{{ setup[players.min].hand }}枚ずつ", "数字カードを6枚ずつ")
+    errors = messages(check(copy), Level.ERROR)
+    assert any("lacks {{ setup[players.min].hand }}" in m for m in errors)
+    assert any("the translation states 6" in m for m in errors)
+
+
+def test_glossary_violation_is_a_warning(copy: Path) -> None:
+    ja = copy / "rules" / "ja.md"
+    text = ja.read_text(encoding="utf-8")
+    start, end = text.index("### 演算を組み立てる"), text.index("### 手を見せる")
+    ja.write_text(text[:start] + text[start:end].replace("数字カード", "数のカード") + text[end:], encoding="utf-8")
+    report = check(copy)
+    [warning] = [d for d in report.warnings if "glossary" in d.message]
+    assert "'play-build'" in warning.message
+    assert "'number card'" in warning.message and "'数字カード'" in warning.message
+
+
+def test_unknown_and_unplaced_examples(copy: Path) -> None:
+    ja = copy / "rules" / "ja.md"
+    edit(ja, "```example op-jack-one", "```example op-jack-uno")
+    report = check(copy)
+    unknown = next(d for d in report.errors if "op-jack-uno" in d.message and "does not exist" in d.message)
+    assert unknown.file == ja and unknown.line == line_of(ja, "op-jack-uno")
+    unplaced = next(d for d in report.warnings if "'op-jack-one' is not placed" in d.message)
+    assert unplaced.file == copy / "examples.toml" and "ja" in unplaced.message
+
+
+def test_template_reaching_internals_fails_the_check(copy: Path) -> None:
+    ja = copy / "rules" / "ja.md"
+    edit(ja, "{{ game.minutes }}分", "{{ game.__class__.__mro__ }}分")
+    [error] = [d for d in check(copy).errors if "sandbox" in d.message]
+    assert error.file == ja and error.line == line_of(ja, "__mro__")
+
+
+def test_missing_translation_file_is_an_error(copy: Path) -> None:
+    (copy / "rules" / "ja.md").unlink()
+    [error] = check(copy).errors
+    assert "rules/ja.md is missing" in error.message
+
+
+def test_an_example_with_a_wrong_stated_result_fails_pnp_check(copy: Path) -> None:
+    examples = copy / "examples.toml"
+    text = examples.read_text(encoding="utf-8")
+    start = text.index('id = "hand-most-difference"')
+    wrong = text[:start] + text[start:].replace('value = "27/2"', 'value = "25/2"', 1)
+    examples.write_text(wrong, encoding="utf-8")
+    result = check_folder(copy)
+    [error] = [d for d in result.report.errors if "hand-most-difference" in d.message]
+    assert "stated as '25/2' but the rules give Fraction(27, 2)" in error.message
+    lines = wrong.split("\n")
+    first = line_of(examples, 'id = "hand-most-difference"')
+    expect_line = next(n for n in range(first, len(lines) + 1) if lines[n - 1].strip() == "[example.expect]")
+    assert error.file == examples and error.line == expect_line
