@@ -235,8 +235,10 @@ def _generic_figure(game: Game, example: Example, result: Mapping[str, Any]) -> 
     """Every card named in the inputs, grouped by input, then "= value" when the result has one."""
     groups = [tuple(CardSlot(c) for c in _cards_in(game, value)) for value in example.inputs.values()]
     groups = [group for group in groups if group]
-    if "value" in result:
-        groups.append((Label("= " + show(result["value"]), bold=True),))
+    # the headline number of a result: a value (Two Ops) or a price (Rudy)
+    headline = next((key for key in ("value", "price", "total") if key in result), None)
+    if headline is not None:
+        groups.append((Label("= " + show(result[headline]), bold=True),))
     return FigureSpec((tuple(groups),))
 
 
