@@ -164,3 +164,17 @@ def test_line_start_lets_the_rest_be_rebroken_at_another_width() -> None:
     assert rest == [Text("five "), Text("six", "bold"), Text("\n七八九")]
     assert slice_runs(runs, None, lines[2].start) == [Text("一二三 four ")]
     assert texts(rest, 20.0) == ["five six", "七八九"]
+
+
+def test_a_short_bracketed_card_notation_stays_on_one_line() -> None:
+    """Rudy's rulebooks write cards as ［4緑○］: a break inside would split one card in two."""
+    def measure(run: Text) -> float:
+        return float(len(run.text))
+
+    text = "セット売りの例：［3赤△］［4緑○］［5青△］は他色連番です。"
+    lines = [line.text for line in break_lines([Text(text)], 12, measure)]
+    assert "".join(lines) == text
+    for line in lines:
+        assert line.count("［") == line.count("］"), lines
+    english = [line.text for line in break_lines([Text("play [4 red △] then")], 9, measure)]
+    assert english == ["play", "[4 red △]", "then"]

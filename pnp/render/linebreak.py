@@ -160,16 +160,39 @@ def _may_break(before: _Atom, after: _Atom, spaced: bool) -> bool:
     return before.kind is _Kind.ICON and after.kind is _Kind.ICON
 
 
+#: a short bracketed group such as a card notation ［4緑○］ is kept on one line, like a word
+GROUP_BRACKETS = {"［": "］", "[": "]"}
+GROUP_MAX_ATOMS = 12
+
+
+def _inside_short_groups(atoms: Sequence[_Atom]) -> set[int]:
+    """Indices of atoms that must not start a line because they sit inside a short bracket group."""
+    glued: set[int] = set()
+    for index, atom in enumerate(atoms):
+        opening = next((char for char in reversed(atom.text) if char in GROUP_BRACKETS), None)
+        if opening is None or GROUP_BRACKETS[opening] in atom.text[atom.text.rindex(opening):]:
+            continue
+        closing = GROUP_BRACKETS[opening]
+        for end in range(index + 1, min(index + 1 + GROUP_MAX_ATOMS, len(atoms))):
+            if atoms[end].kind is _Kind.NEWLINE:
+                break
+            if closing in atoms[end].text:
+                glued.update(range(index + 1, end + 1))
+                break
+    return glued
+
+
 def _segment(atoms: Sequence[_Atom]) -> list[_Segment]:
     segments: list[_Segment] = []
     spaces: list[_Atom] = []
     previous: _Atom | None = None
-    for atom in atoms:
+    glued = _inside_short_groups(atoms)
+    for index, atom in enumerate(atoms):
         if atom.kind is _Kind.SPACE:
             spaces.append(atom)
             continue
         space_width = sum(a.width for a in spaces) if spaces else 0.0
-        if previous is None or _may_break(previous, atom, spaced=bool(spaces)):
+        if previous is None or (index not in glued and _may_break(previous, atom, spaced=bool(spaces))):
             segments.append(_Segment(spaces, [atom], space_width, atom.width))
         else:
             last = segments[-1]
