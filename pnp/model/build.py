@@ -92,8 +92,12 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         rank_labels=_rank_labels(reader, data),
     )
     credits = game.credits
-    if credits and not isinstance(credits.get("author"), str):
-        reader.error(("credits", "author"), "every game credits its author", 'add author = "..." under [credits]')
+    author = credits.get("author") if credits else None
+    if credits and not (isinstance(author, str) or (isinstance(author, dict) and author)):
+        reader.error(("credits", "author"), "every game credits its author",
+                     'add author = "..." (or author = { en = "...", ja = "..." }) under [credits]')
+    elif isinstance(author, dict):
+        reader.languages_map(credits, ("credits",), "author", languages)
     game.components = _components(reader, files, game, report)
     game.setup = _setup(reader, data, game)
     game.notes = _notes(reader, data)

@@ -202,6 +202,13 @@ class Game:
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or self.titles[self.source_language]
 
+    def author(self, lang: str) -> str:
+        """The credited author, in ``lang`` when the manifest words it per language."""
+        author = self.credits.get("author", "")
+        if isinstance(author, dict):
+            return str(author.get(lang) or author.get(self.source_language) or next(iter(author.values()), ""))
+        return str(author)
+
     def cards(self, component: str) -> tuple[Card, ...]:
         return self.components[component].cards
 

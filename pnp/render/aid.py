@@ -72,7 +72,7 @@ def aid_tables_for(game: Game, rules: GameRules, lang: str) -> list[AidTable]:
 def aid_texts(game: Game, tables: Iterable[AidTable], lang: str) -> list[str]:
     """Every string an aid prints, so the font subset covers them all."""
     return [*aid_table_texts(tables), game.title(lang), game.subtitles.get(lang, ""), game.terms.get(lang, ""),
-            str(game.credits.get("author", "")), *label_texts(game, lang), " · "]
+            game.author(lang), *label_texts(game, lang), " · "]
 
 
 def stack_height(flowables: Sequence[Flowable], width: float) -> float:
@@ -121,7 +121,7 @@ def _sheet_flowables(game: Game, tables: Sequence[AidTable], lang: str, fontset:
 
 
 def _sheet_footer(canvas: Any, game: Game, lang: str, fontset: FontSet, width: float) -> None:
-    credit = " · ".join(t for t in (game.title(lang), str(game.credits.get("author", ""))) if t)
+    credit = " · ".join(t for t in (game.title(lang), game.author(lang)) if t)
     canvas.saveState()
     canvas.setFillColor(GREY)
     canvas.setFont(fontset.regular, 7)
@@ -142,7 +142,7 @@ def write_aid(game: Game, rules: GameRules, lang: str, paper: str | Paper, path:
     size, flowables = largest_fitting(
         lambda s: _sheet_flowables(game, tables, lang, fontset, width, s), width, height, SHEET_SIZES)
     with atomic_write(path) as handle:
-        canvas = new_canvas(handle, fontset.regular, game.title(lang), str(game.credits.get("author", "")),
+        canvas = new_canvas(handle, fontset.regular, game.title(lang), game.author(lang),
                             f"Player aid ({lang}, {sheet.name})")
         canvas.setPageSize(sheet.size_pt)
         frame = Frame(SHEET_MARGIN, SHEET_MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0,
@@ -234,6 +234,6 @@ def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper,
     name = " · ".join(table.title for table in tables)
     options = SheetOptions(label_font=fontset.regular, mode="duplex" if has_backs else "fronts",
                            labels=labels_for(game, name, lang), title=f"{game.title(lang)} — {name}",
-                           author=str(game.credits.get("author", "")), subject=f"Aid cards ({lang}, {sheet.name})")
+                           author=game.author(lang), subject=f"Aid cards ({lang}, {sheet.name})")
     result = write_card_sheets(path, cards, painter.front, painter.back if has_backs else None, plan, options)
     return AidResult(Path(path), lang, sheet.name, result.page_count, min(painter.sizes, default=0.0), len(cards))

@@ -86,7 +86,7 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
         back_offset_mm=options.back_offset_mm,
         labels=labels_for(game, component.name(lang), lang),
         title=f"{game.title(lang)} — {component.name(lang)}",
-        author=str(game.credits.get("author", "")),
+        author=game.author(lang),
         subject=f"pnp card sheets ({variant}, {paper.name}, {lang})",
         ink_saver=variant == "lowink",
     )

@@ -636,7 +636,7 @@ def make_doc(target: Any, page_size: tuple[float, float], styles: RulebookStyles
     doc = PageCountingDoc(
         target, pagesize=page_size, leftMargin=styles.margin, rightMargin=styles.margin, topMargin=styles.margin,
         bottomMargin=styles.margin, invariant=1, initialFontName=prepared.fontset.regular, pageCompression=1,
-        title=game.title(prepared.lang), author=str(game.credits.get("author", "")), subject=subject,
+        title=game.title(prepared.lang), author=game.author(prepared.lang), subject=subject,
         creator="pnp", lang=prepared.lang,
     )
     doc.addPageTemplates(page_templates(page_size, styles, game.title(prepared.lang), prepared.fontset))

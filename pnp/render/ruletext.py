@@ -266,16 +266,23 @@ def compute_results(game: Game, rules: GameRules) -> dict[str, Mapping[str, Any]
     return results
 
 
-def card_label(game: Game, card_id: str) -> str:
-    """A card as text: rank label and suit symbol ("10♠"), or its name when it has no rank."""
+def card_label(game: Game, card_id: str, lang: str | None = None) -> str:
+    """A card as text: rank and suit symbol ("10♠") where the suit has one, else the card's name.
+
+    A colour-only card (Take Over That Job's "green 5") would lose its colour as a bare rank, so
+    it prints its name in ``lang`` instead.
+    """
     card = game.card(str(card_id))
     if card is None:
         return str(card_id)
     suit = game.suits.get(card.suit) if card.suit else None
     symbol = suit.symbol if suit and suit.symbol and len(suit.symbol) == 1 else ""
-    if card.rank is not None:
+    if card.rank is not None and symbol:
         return f"{rank_label(game, card.rank)}{symbol}"
-    return card.id
+    name = card.text("name", lang or game.source_language)
+    if name:
+        return name
+    return rank_label(game, card.rank) if card.rank is not None else card.id
 
 
 def rank_label(game: Game, rank: int) -> str:
@@ -299,11 +306,11 @@ def rule_context(game: Game, rules: GameRules, lang: str,
         return f"<!-- pnp:table {table_id} -->"
 
     def card(card_id: str) -> str:
-        return card_label(game, card_id)
+        return card_label(game, card_id, lang)
 
     def cards(card_ids: Any) -> str:
         items = card_ids if isinstance(card_ids, list | tuple) else str(card_ids).replace(",", " ").split()
-        return LIST_SEPARATORS.get(lang, ", ").join(card_label(game, item) for item in items)
+        return LIST_SEPARATORS.get(lang, ", ").join(card_label(game, item, lang) for item in items)
 
     def example_result(example_id: str) -> ResultView | _UnknownResult:
         return result_view(results.get(example_id))
@@ -319,7 +326,7 @@ def rule_context(game: Game, rules: GameRules, lang: str,
             "id": game.id,
             "title": game.title(lang),
             "subtitle": game.subtitles.get(lang, ""),
-            "author": str(credits.get("author", "")),
+            "author": game.author(lang),
             "year": credits.get("year", ""),
             "minutes": game.minutes,
             "age": game.age,
