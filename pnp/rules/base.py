@@ -66,6 +66,16 @@ class GameRules:
         """Tables for the player aid, computed from the model."""
         return []
 
+    #: one line of usage for `pnp solve`, or None when the game has no solver
+    solve_usage: str | None = None
+
+    def solve(self, game: Game, arguments: list[str], lang: str) -> str:
+        """Settle a dispute at the table: the best play for a position given on the command line.
+
+        Bad arguments raise :class:`ExampleError` with a message for the player.
+        """
+        raise ExampleError("this game has no solver")
+
     def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
         """Texts generated from rules data, per card id and field.
 

@@ -857,6 +857,40 @@ class TwoOpsRules(GameRules):
         return AidTable(id="goals", title=_nested_word(aid, "goals", "title", lang=lang), header=header,
                         rows=rows, notes=[note] if note else [])
 
+    solve_usage = ("NUMBER NUMBER NUMBER NUMBER NUMBER OPERATOR OPERATOR --goal CARD "
+                   "(e.g. 7H 3S 10D AS 5C KD QS --goal 4H)")
+
+    def solve(self, game: Game, arguments: list[str], lang: str) -> str:
+        """The best two operations for a hand, with exact fractions and every tie."""
+        tables = self.tables(game)
+        if tables is None:
+            raise ExampleError("two_ops needs rules.toml")
+        words = list(arguments)
+        if "--goal" not in words or words.index("--goal") == len(words) - 1:
+            raise ExampleError("name the goal card with --goal, e.g. --goal 4H")
+        goal_at = words.index("--goal")
+        goal_text = words[goal_at + 1]
+        cards_text = words[:goal_at] + words[goal_at + 2:]
+        try:
+            cards = [parse_card(text) for text in cards_text]
+            goal = parse_card(goal_text)
+        except CardError as exc:
+            raise ExampleError(str(exc)) from None
+        numbers = [card for card in cards if card.rank <= tables.number_max]
+        operators = [card for card in cards if card.rank > tables.number_max]
+        try:
+            solution = solve(tables, numbers, operators, goal)
+        except CardError as exc:
+            raise ExampleError(str(exc)) from None
+        rule = tables.goal_for(goal)
+        lines = [f"goal {goal.id}: {_word(rule.wording, lang)}",
+                 f"best value: {solution.value}"]
+        for number, layout in enumerate(solution.ties, start=1):
+            groups = "   ".join(operation.describe() for operation in layout.operations)
+            unused = " ".join(card.id for card in layout.discard)
+            lines.append(f"  {number}. {groups}   (unused: {unused})")
+        return "\n".join(lines)
+
     def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
         tables = self.tables(game)
         cards = _deck_cards(game, tables) if tables else None

@@ -1,0 +1,34 @@
+"""`pnp solve`: a game's own solver, for settling disputes at the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pnp.diagnostics import Report
+from pnp.load.game_folder import data_dir, resolve_games
+from pnp.model.build import load_game
+from pnp.rules import get_rules
+from pnp.rules.base import ExampleError
+
+
+def run_solve(data: Path | None, game_name: str, position: list[str], lang: str) -> int:
+    report = Report()
+    folders = resolve_games(data_dir(data), (game_name,), report)
+    game = load_game(folders[0], report) if folders else None
+    rules = get_rules(game.rules) if game is not None else None
+    if report.errors or game is None or rules is None:
+        for diagnostic in report.diagnostics:
+            click.echo(diagnostic.format(Path.cwd()), err=True)
+        click.echo(f"error: cannot load {game_name!r}; run 'pnp check {game_name}'", err=True)
+        return 1
+    if rules.solve_usage is None:
+        click.echo(f"error: {game.id} has no solver", err=True)
+        return 2
+    try:
+        click.echo(rules.solve(game, position, lang))
+    except ExampleError as exc:
+        click.echo(f"error: {exc}\nusage: pnp solve {game.id} {rules.solve_usage}", err=True)
+        return 2
+    return 0
