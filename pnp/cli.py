@@ -151,6 +151,21 @@ def watch(data: Path | None, languages: tuple[str, ...], papers: tuple[str, ...]
     sys.exit(run_watch(data_dir(data), build_games))
 
 
+@cli.command(context_settings={"ignore_unknown_options": True})
+@_data_option
+@click.argument("game")
+@click.argument("position", nargs=-1, type=click.UNPROCESSED)
+@click.option("--lang", default="en", show_default=True, help="Language of the answer.")
+def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) -> None:
+    """Settle a dispute: the best play for a position, computed by the game's rules.
+
+    Two Ops: pnp solve two-ops 7H 3S 10D AS 5C KD QS --goal 4H
+    """
+    from pnp.commands.solve import run_solve
+
+    sys.exit(run_solve(data, game, list(position), lang))
+
+
 @cli.command()
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
