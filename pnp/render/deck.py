@@ -12,13 +12,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.model.game import Card, Component, Game
 from pnp.render.bind import Binder, BindError, Resolved, card_context, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet, prepare_fonts
-from pnp.render.images import ImageFormatError, inspect_image, printed_dpi
+from pnp.render.images import ART_BLEED_MM, ImageFormatError, inspect_image, printed_dpi
 from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
+from pnp.render.textbox import parse_card_markup
 from pnp.rules.base import GameRules
 
 DEFAULT_FACE = {"cards": "default-face", "tokens": "token-face"}
@@ -41,10 +42,13 @@ class BoundComponent:
     cards: list[BoundCard] = field(default_factory=list)
 
     def texts(self) -> Iterable[str]:
+        """Every string the cards draw as glyphs, so the font subset covers each one."""
         for bound in self.cards:
             for element in (*bound.face, *bound.back):
                 if element.type == "text":
                     yield str(element.values.get("text", ""))
+                elif element.type == "pips" and element.values.get("symbol"):
+                    yield str(element.values["symbol"])
 
 
 def face_layout_name(component: Component) -> str:
@@ -61,6 +65,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
     """Resolve every printed component's cards (or only ``components``); problems go to ``report``."""
     library = library or load_library(game.path, report)
     binder = Binder(game)
+    shelf = IconShelf([game.path / "icons"])
     generated = rules.card_texts(game, lang)
     bound: dict[str, BoundComponent] = {}
     for component in game.components.values():
@@ -92,16 +97,42 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                              Path(exc.layout.path), exc.element.line,
                              "fix the expression, or the card data it reads")
                 continue
-            try:
-                for element in (*face, *back):
-                    if element.type == "image":
-                        _prepare_image(game, component, card, element, report)
-            except DataError as exc:
-                report.diagnostics.append(exc.diagnostic)
+            problems = [problem for role, elements in (("face", face), ("back", back))
+                        for problem in _check_elements(game, component, card, layouts[role], elements, shelf,
+                                                       report)]
+            if problems:
+                report.diagnostics.extend(problems)
                 continue
             result.cards.append(BoundCard(card, face, back))
         bound[component.id] = result
     return bound
+
+
+def _check_elements(game: Game, component: Component, card: Card, layout: Layout, elements: list[Resolved],
+                    shelf: IconShelf, report: Report) -> list[Diagnostic]:
+    """Everything that would otherwise fail mid-drawing: images, markup, icon names.
+
+    Each problem names the layout line and the card, so `pnp check` finds it
+    before a build starts.
+    """
+    problems = []
+    for element in elements:
+        try:
+            if element.type == "image":
+                _prepare_image(game, component, card, element, report)
+            elif element.type == "text":
+                parse_card_markup(str(element.values.get("text", "")), shelf,
+                                  style=str(element.values.get("font", "regular")))
+            elif element.type in ("icon", "pips") and element.values.get("name" if element.type == "icon" else "icon"):
+                name = str(element.values.get("name" if element.type == "icon" else "icon")).strip()
+                if name and name not in shelf:
+                    shelf.icon(name)  # raises the DataError with close matches
+        except DataError as exc:
+            found = exc.diagnostic
+            message = found.message if f"card {card.id!r}" in found.message else f"card {card.id!r}: {found.message}"
+            problems.append(Diagnostic(Level.ERROR, f"layout {layout.name!r}: {message}", Path(layout.path),
+                                       element.line, found.fix))
+    return problems
 
 
 def _warn_safe_zone(layout: Layout, component: Component, report: Report) -> None:
@@ -114,7 +145,6 @@ def _warn_safe_zone(layout: Layout, component: Component, report: Report) -> Non
 
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG")
-DPI_CHECK_BLEED_MM = 3.0  # the default bleed: art with `bleed = true` must also cover it
 
 
 def _prepare_image(game: Game, component: Component, card: Card, element: Resolved, report: Report) -> None:
@@ -151,14 +181,14 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
 
 
 def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:
-    """The image box in mm, grown by the default bleed on each edge that `bleed = true` pushes out."""
+    """The image box in mm, grown by the art's bleed on each edge that `bleed = true` pushes out."""
     card_w, card_h = component.size or (63.5, 88.9)
     x, y = values.get("x", 0.0), values.get("y", 0.0)
     w, h = values.get("w", card_w), values.get("h", card_h)
     if values.get("bleed"):
         edges_w = (abs(x) < 0.01) + (abs(x + w - card_w) < 0.01)
         edges_h = (abs(y) < 0.01) + (abs(y + h - card_h) < 0.01)
-        w, h = w + edges_w * DPI_CHECK_BLEED_MM, h + edges_h * DPI_CHECK_BLEED_MM
+        w, h = w + edges_w * ART_BLEED_MM, h + edges_h * ART_BLEED_MM
     return w, h
 
 

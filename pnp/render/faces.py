@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from pnp.render import icons as icon_lib
 from pnp.render.bind import Resolved
 from pnp.render.fonts import FontSet
-from pnp.render.images import draw_image
+from pnp.render.images import art_bleed_box, draw_image
 from pnp.render.linebreak import Icon as InlineIcon
 from pnp.render.textbox import draw_fit, fit_text, parse_card_markup
 
@@ -205,7 +205,7 @@ class FacePainter:
 
     def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
         v = element.values
-        x, y, w, h = self._box(v, trim, bleed if v.get("bleed") else None)
+        x, y, w, h = self._box(v, trim, art_bleed_box(trim, bleed) if v.get("bleed") else None)
         draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"))
 
     def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:

@@ -1,19 +1,367 @@
-"""Card art from image files, placed in a box and clipped to it."""
+"""Card art from image files, placed in a box and clipped to it, at the speed of copying the file.
+
+Decoding and re-encoding art is what makes card tools slow (issue 9). A PDF can carry a JPEG as is
+(DCTDecode) and most PNGs as is: 8-bit or less, not interlaced, grey, RGB or palette, no alpha. Their
+compressed IDAT data is already a FlateDecode stream with the PNG predictor, so it is copied byte for
+byte. Only what a PDF cannot carry is decoded, once per process: alpha (split into a soft mask),
+16-bit samples, interlacing, palette transparency, and formats other than PNG and JPEG.
+
+An image is known by a hash of its content, so the same art under two names, or drawn on every card
+back, is embedded once per document. The hash is computed once per process per file; a file's size
+and modification time only tell us when to compute it again.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import io
+import os
+import struct
+import threading
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
+
+from PIL import Image
+
+from pnp.render.pdf_images import FileRanges, ImageStream, Spool, draw_registered, register_image
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+DEFAULT_LEVEL = 6  # zlib's default, as reportlab uses for decoded images
+RECOMPRESS_LEVEL = 9
+PASS_THROUGH_DEPTHS = {0: (1, 2, 4, 8), 2: (8,), 3: (1, 2, 4, 8)}  # PNG colour type -> bit depths a PDF takes
+COLOURS = {0: 1, 2: 3, 3: 1}
+ART_BLEED_MM = 3.0  # the bleed card art is drawn with (docs/image-decks.md): 69.5 × 94.9 mm for poker
+PT_PER_MM = 72 / 25.4
+
+
+class ImageFormatError(ValueError):
+    """The file is not an image pnp can read, or it is damaged."""
+
+
+@dataclass(frozen=True)
+class SourceImage:
+    """What a file holds and how it goes into a PDF; ``decode_reason`` is None for pass-through."""
+
+    path: Path
+    digest: str  # sha256 of the file's bytes
+    signature: tuple[int, int]  # (size, mtime_ns) when hashed
+    kind: Literal["png", "jpeg", "other"]
+    width: int
+    height: int
+    decode_reason: str | None
+    entries: tuple[tuple[str, str], ...] = ()  # stream dictionary for pass-through
+    ranges: tuple[tuple[int, int], ...] = ()  # (offset, length) of the bytes copied for pass-through
+
+    @property
+    def passes_through(self) -> bool:
+        return self.decode_reason is None
+
+
+# ----------------------------------------------------------------------------- public API
 
 
 def draw_image(canvas, path: Path, pixel_size: tuple[int, int], x: float, y: float, w: float, h: float,
-               fit: str = "cover") -> None:
-    """Scale to cover (fill, cropping) or contain (fit whole) the box, centred."""
+               fit: str = "cover", recompress: bool = False) -> None:
+    """Scale to cover (fill, cropping) or contain (fit whole) the box, centred.
+
+    ``recompress`` trades speed for a smaller file: PNG data is inflated and deflated again at
+    zlib level 9 (still lossless, no pixels decoded); JPEGs are always kept as they are.
+    """
+    image_w, image_h = pixel_size
+    scale = (max if fit == "cover" else min)(w / image_w, h / image_h)
+    draw_w, draw_h = image_w * scale, image_h * scale
+    name = embed_image(canvas, Path(path), recompress)
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x, y, w, h)
     canvas.clipPath(clip, stroke=0, fill=0)
-    image_w, image_h = pixel_size
-    scale = (max if fit == "cover" else min)(w / image_w, h / image_h)
-    draw_w, draw_h = image_w * scale, image_h * scale
-    canvas.drawImage(str(path), x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h, mask="auto")
+    draw_registered(canvas, name, x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h)
     canvas.restoreState()
+
+
+def embed_image(canvas, path: Path, recompress: bool = False) -> str:
+    """Register the file's image in the canvas's document (once) and return the name that draws it."""
+    source = inspect_image(path)
+    key = source.digest[:32] + ("z" if recompress and source.kind != "jpeg" else "")
+    colour, mask = image_streams(source, recompress)
+    return register_image(canvas, key, colour, mask)
+
+
+def art_bleed_box(trim: tuple[float, float, float, float],
+                  sheet_bleed: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The box that art drawn with bleed should cover: the trim grown by the art's own bleed.
+
+    Not the sheet's bleed rectangle: where cards abut on a shared cut line that rectangle stops at
+    the trim, and art scaled into it would shrink and show its bleed inside the card. Drawn into
+    this box (and clipped to the sheet's bleed by the imposition), the art's trim always lands on
+    the card's trim; a sheet printed with a wider bleed than the art has still gets covered.
+    """
+    grow = ART_BLEED_MM * PT_PER_MM
+    x, y, w, h = trim
+    bx, by, bw, bh = sheet_bleed
+    left, bottom = min(x - grow, bx), min(y - grow, by)
+    right, top = max(x + w + grow, bx + bw), max(y + h + grow, by + bh)
+    return left, bottom, right - left, top - bottom
+
+
+def printed_dpi(pixel_size: tuple[int, int], box_mm: tuple[float, float], fit: str = "cover") -> float:
+    """Pixels per inch of the art as printed: covering a box stretches it by the tighter axis."""
+    (image_w, image_h), (box_w, box_h) = pixel_size, box_mm
+    per_mm = (min if fit == "cover" else max)(image_w / box_w, image_h / box_h)
+    return per_mm * 25.4
+
+
+def inspect_image(path: Path) -> SourceImage:
+    """Hash and parse a file once per process (again only if its size or mtime changes).
+
+    Memoised by absolute path, so a deck drawing the same art thousands of times pays one ``stat``
+    per draw, not a path resolution.
+    """
+    key = os.path.abspath(path)
+    stat = os.stat(key)
+    signature = (stat.st_size, stat.st_mtime_ns)
+    with _LOCK:
+        known = _SOURCES.get(key)
+    if known is not None and known.signature == signature:
+        return known
+    resolved = Path(path).resolve()
+    data = resolved.read_bytes()
+    if len(data) != signature[0]:
+        raise ImageFormatError(f"{resolved} changed while it was being read")
+    source = _analyse(resolved, data, signature)
+    with _LOCK:
+        _SOURCES[key] = source
+    return source
+
+
+def image_streams(source: SourceImage, recompress: bool = False) -> tuple[ImageStream, ImageStream | None]:
+    """The colour stream and, for images with alpha, the soft mask stream.
+
+    Streams that pnp makes (decoded or recompressed) are made once per process and parked in a
+    temporary spool file, so neither the document nor this cache holds image bytes in memory.
+    """
+    if source.passes_through and (not recompress or source.kind == "jpeg"):
+        content = FileRanges(source.path, source.ranges, source.signature)
+        return ImageStream(source.width, source.height, source.entries, content), None
+    key = (source.digest, recompress)
+    with _LOCK:
+        made = _MADE.get(key)
+    if made is None:
+        made = _recompressed(source) if source.passes_through else _decoded(source, recompress)
+        with _LOCK:
+            _MADE[key] = made
+    return made
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+_LOCK = threading.Lock()
+_SOURCES: dict[str, SourceImage] = {}
+_MADE: dict[tuple[str, bool], tuple[ImageStream, ImageStream | None]] = {}
+
+
+def _analyse(path: Path, data: bytes, signature: tuple[int, int]) -> SourceImage:
+    digest = hashlib.sha256(data).hexdigest()
+    if data.startswith(PNG_SIGNATURE):
+        return _analyse_png(path, data, digest, signature)
+    if data.startswith(b"\xff\xd8"):
+        jpeg = _analyse_jpeg(path, data, digest, signature)
+        if jpeg is not None:
+            return jpeg
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+    except (OSError, ValueError) as exc:
+        raise ImageFormatError(f"{path.name} is not an image pnp can read ({exc})") from None
+    return SourceImage(path, digest, signature, "other", width, height, "not PNG or JPEG")
+
+
+def _png_chunks(path: Path, data: bytes) -> Iterator[tuple[bytes, int, int]]:
+    """(type, data offset, data length) of each chunk up to IEND, CRCs checked.
+
+    Pass-through copies bytes without decoding them, so this is the one place a damaged file can
+    be caught before it reaches the printer.
+    """
+    position = len(PNG_SIGNATURE)
+    while True:
+        if position + 8 > len(data):
+            raise ImageFormatError(f"{path.name}: PNG ends before its IEND chunk")
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        start, end = position + 8, position + 8 + length
+        if end + 4 > len(data):
+            raise ImageFormatError(f"{path.name}: PNG chunk {kind!r} runs past the end of the file")
+        (crc,) = struct.unpack(">I", data[end:end + 4])
+        if zlib.crc32(data[position + 4:end]) != crc:
+            raise ImageFormatError(f"{path.name}: PNG chunk {kind.decode('latin-1')} is damaged (bad CRC)")
+        yield kind, start, length
+        if kind == b"IEND":
+            return
+        position = end + 4
+
+
+def _analyse_png(path: Path, data: bytes, digest: str, signature: tuple[int, int]) -> SourceImage:
+    header = palette = transparency = None
+    idat: list[tuple[int, int]] = []
+    for kind, start, length in _png_chunks(path, data):
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", data[start:start + 13])
+        elif kind == b"PLTE":
+            palette = data[start:start + length]
+        elif kind == b"tRNS":
+            transparency = data[start:start + length]
+        elif kind == b"IDAT":
+            idat.append((start, length))
+    if header is None or not idat:
+        raise ImageFormatError(f"{path.name}: PNG without IHDR or image data")
+    width, height, depth, colour_type, _compression, _filter, interlace = header
+    reason = _png_decode_reason(depth, colour_type, interlace, palette, transparency)
+    if reason is not None:
+        return SourceImage(path, digest, signature, "png", width, height, reason)
+    entries = [("BitsPerComponent", str(depth)), ("ColorSpace", _png_colour_space(colour_type, palette)),
+               ("Filter", "/FlateDecode"),
+               ("DecodeParms", f"<< /Predictor 15 /Colors {COLOURS[colour_type]} /BitsPerComponent {depth} "
+                               f"/Columns {width} >>")]
+    if transparency is not None:  # grey or RGB colour key: PDF's Mask takes the same ranges
+        samples = struct.unpack(f">{len(transparency) // 2}H", transparency)
+        entries.append(("Mask", "[" + " ".join(f"{v} {v}" for v in samples) + "]"))
+    return SourceImage(path, digest, signature, "png", width, height, None, tuple(entries), tuple(idat))
+
+
+def _png_decode_reason(depth: int, colour_type: int, interlace: int, palette: bytes | None,
+                       transparency: bytes | None) -> str | None:
+    if colour_type in (4, 6):
+        return "alpha"
+    if colour_type == 3 and transparency is not None:
+        return "alpha"  # palette transparency is per entry: it needs a soft mask
+    if colour_type == 3 and not palette:
+        return "palette missing"
+    if interlace:
+        return "interlaced"
+    if depth not in PASS_THROUGH_DEPTHS.get(colour_type, ()):
+        return f"{depth}-bit"
+    return None
+
+
+def _png_colour_space(colour_type: int, palette: bytes | None) -> str:
+    if colour_type == 0:
+        return "/DeviceGray"
+    if colour_type == 2:
+        return "/DeviceRGB"
+    assert palette is not None
+    return f"[/Indexed /DeviceRGB {len(palette) // 3 - 1} <{palette.hex()}>]"
+
+
+SOF_PASS_THROUGH = {0xC0, 0xC1, 0xC2}  # baseline, extended sequential, progressive (Huffman)
+SOF_OTHER = {0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+STANDALONE = {0x01, *range(0xD0, 0xD9)}
+
+
+def _analyse_jpeg(path: Path, data: bytes, digest: str, signature: tuple[int, int]) -> SourceImage | None:
+    """Size and components from the frame header; None if the file is not a JPEG we can read."""
+    position, adobe = 2, False
+    while position + 4 <= len(data):
+        if data[position] != 0xFF:
+            return None
+        marker = data[position + 1]
+        if marker == 0xFF:  # fill byte
+            position += 1
+            continue
+        if marker in STANDALONE:
+            position += 2
+            continue
+        (length,) = struct.unpack(">H", data[position + 2:position + 4])
+        segment = data[position + 4:position + 2 + length]
+        if marker == 0xEE and segment.startswith(b"Adobe"):
+            adobe = True
+        if marker in SOF_PASS_THROUGH or marker in SOF_OTHER:
+            if len(segment) < 6:
+                return None
+            precision, height, width, components = struct.unpack(">BHHB", segment[:6])
+            if marker in SOF_OTHER or precision != 8 or components not in (1, 3, 4):
+                return SourceImage(path, digest, signature, "jpeg", width, height, "JPEG coding PDF lacks")
+            space = {1: "/DeviceGray", 3: "/DeviceRGB", 4: "/DeviceCMYK"}[components]
+            entries = [("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/DCTDecode")]
+            if components == 4 and adobe:  # Adobe writes CMYK inverted; Pillow reads it so too
+                entries.append(("Decode", "[1 0 1 0 1 0 1 0]"))
+            return SourceImage(path, digest, signature, "jpeg", width, height, None, tuple(entries),
+                               ((0, len(data)),))
+        position += 2 + length
+    return None
+
+
+# ----------------------------------------------------------------------------- images pnp has to make
+
+
+_SPOOL = Spool()
+
+
+def _fresh_state_after_fork() -> None:
+    """A forked build worker gets its own spool: a shared file would share its read/write offset."""
+    global _LOCK, _SPOOL
+    _LOCK, _SPOOL = threading.Lock(), Spool()
+    _MADE.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_state_after_fork)
+
+
+def _unchanged(source: SourceImage) -> None:
+    stat = os.stat(source.path)
+    if (stat.st_size, stat.st_mtime_ns) != source.signature:
+        raise ImageFormatError(f"{source.path.name} changed during the build; build again")
+
+
+def _recompressed(source: SourceImage) -> tuple[ImageStream, ImageStream | None]:
+    """The same PNG predictor data, deflated at level 9: smaller, lossless, no pixel decoded."""
+    _unchanged(source)
+    with open(source.path, "rb") as handle:
+        compressed = b"".join(_read_range(handle, offset, length) for offset, length in source.ranges)
+    data = zlib.compress(zlib.decompress(compressed), RECOMPRESS_LEVEL)
+    return ImageStream(source.width, source.height, source.entries, _SPOOL.add(data)), None
+
+
+def _read_range(handle, offset: int, length: int) -> bytes:
+    handle.seek(offset)
+    return handle.read(length)
+
+
+def _decoded(source: SourceImage, recompress: bool) -> tuple[ImageStream, ImageStream | None]:
+    level = RECOMPRESS_LEVEL if recompress else DEFAULT_LEVEL
+    _unchanged(source)
+    try:
+        with Image.open(source.path) as image:
+            image.load()
+            alpha = _alpha(image)
+            colour = _eight_bit(image)
+    except (OSError, ValueError) as exc:  # CRCs can be right and the data still wrong
+        raise ImageFormatError(f"{source.path.name} cannot be decoded ({exc})") from None
+    space = "/DeviceGray" if colour.mode == "L" else "/DeviceRGB"
+    colour_stream = _flate_stream(colour, space, level)
+    mask_stream = _flate_stream(alpha, "/DeviceGray", level) if alpha is not None else None
+    return colour_stream, mask_stream
+
+
+def _flate_stream(image: Image.Image, space: str, level: int) -> ImageStream:
+    entries = (("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/FlateDecode"))
+    data = zlib.compress(image.tobytes(), level)
+    return ImageStream(image.width, image.height, entries, _SPOOL.add(data))
+
+
+def _alpha(image: Image.Image) -> Image.Image | None:
+    if image.mode in ("RGBA", "LA", "PA", "La", "RGBa") or "transparency" in image.info:
+        return image.convert("RGBA").getchannel("A")
+    return None
+
+
+def _eight_bit(image: Image.Image) -> Image.Image:
+    """Grey stays grey; everything else becomes RGB. 16-bit grey keeps its high byte."""
+    if image.mode.startswith("I"):
+        return image.convert("I").point(lambda value: value * (1 / 256)).convert("L")
+    if image.mode in ("1", "L", "LA", "La"):
+        return image.convert("L")
+    return image.convert("RGB")

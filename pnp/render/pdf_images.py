@@ -1,0 +1,304 @@
+"""Image XObjects whose bytes reportlab never sees: embedded once, copied into the file at save time.
+
+reportlab's own ``drawImage`` decodes every PNG and deflates the pixels again (ASCII85 on top), and
+keeps the result in memory until ``save()``, where it is copied twice more. For a deck of card art
+that is both the slow part and the memory. Here an image is described by its stream dictionary and a
+:class:`StreamContent` that says where its bytes live (a file's byte ranges, or a spool file for
+images that had to be decoded). While reportlab formats the document, each such stream is written as
+a short placeholder; the save then copies the file, splicing each image's bytes in from disk and
+correcting the cross-reference offsets. The document in memory holds no image bytes at any time.
+
+A document saved any other way (``canvas.getpdfdata()``, or an encrypted document) gets its image
+bytes inline, so the output is always a valid PDF.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import tempfile
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+from reportlab.pdfbase.pdfdoc import NoEncryption, PDFObject, PDFObjectReference
+from reportlab.pdfbase.pdfdoc import format as pdf_format
+
+COPY_CHUNK = 1 << 20
+WHOLE_FILE_LIMIT = 16 << 20  # bigger image files are copied in pieces, so memory stays flat
+MARKER_PREFIX = b"%%pnp-spliced-image:"
+
+
+class StreamContent(Protocol):
+    """Where a stream's (already encoded) bytes come from; read only when the file is written."""
+
+    @property
+    def length(self) -> int: ...
+
+    def chunks(self) -> Iterator[bytes]: ...
+
+
+class ImageChangedError(RuntimeError):
+    """An image file changed between drawing and saving: its recorded size no longer holds."""
+
+
+@dataclass(frozen=True)
+class FileRanges:
+    """Byte ranges of a file, concatenated: a whole JPEG, or the IDAT chunk data of a PNG.
+
+    ``signature`` is (size, mtime_ns) when the ranges were read; a file edited before the save
+    would otherwise splice bytes that no longer match the dictionary written for them.
+    """
+
+    path: Path
+    ranges: tuple[tuple[int, int], ...]
+    signature: tuple[int, int]
+
+    @property
+    def length(self) -> int:
+        return sum(length for _, length in self.ranges)
+
+    def chunks(self) -> Iterator[bytes]:
+        """Small files in one piece (a PNG's IDAT data comes in many 8-64 KB chunks: one write, not
+        dozens); big ones in pieces of at most COPY_CHUNK."""
+        with open(self.path, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if (stat.st_size, stat.st_mtime_ns) != self.signature:
+                raise ImageChangedError(f"{self.path} changed while the PDF was being written; build again")
+            if stat.st_size <= WHOLE_FILE_LIMIT:
+                data = memoryview(handle.read())
+                if len(data) != stat.st_size:
+                    raise ImageChangedError(f"{self.path} is shorter than when it was read; build again")
+                yield b"".join(data[offset:offset + length] for offset, length in self.ranges)
+                return
+            for offset, length in self.ranges:
+                handle.seek(offset)
+                while length > 0:
+                    block = handle.read(min(length, COPY_CHUNK))
+                    if not block:
+                        raise ImageChangedError(f"{self.path} is shorter than when it was read; build again")
+                    length -= len(block)
+                    yield block
+
+
+class Spool:
+    """A temporary file for streams pnp makes (decoded or recompressed images), shared by a process.
+
+    Parked on disk rather than in memory, so a deck of decoded art costs no more memory than one
+    that passes through.
+    """
+
+    def __init__(self) -> None:
+        self._file: BinaryIO | None = None
+        self._lock = threading.Lock()
+
+    def add(self, data: bytes) -> SpoolRange:
+        with self._lock:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile(prefix="pnp-images-")  # noqa: SIM115 - lives as long as the process
+            offset = self._file.seek(0, os.SEEK_END)
+            self._file.write(data)
+        return SpoolRange(self, offset, len(data))
+
+    def read(self, offset: int, length: int) -> bytes:
+        with self._lock:
+            assert self._file is not None
+            self._file.seek(offset)
+            return self._file.read(length)
+
+
+@dataclass(frozen=True)
+class SpoolRange:
+    """One stream's bytes in a :class:`Spool`."""
+
+    spool: Spool
+    offset: int
+    length: int
+
+    def chunks(self) -> Iterator[bytes]:
+        done = 0
+        while done < self.length:
+            block = self.spool.read(self.offset + done, min(self.length - done, COPY_CHUNK))
+            if not block:
+                raise RuntimeError("the image spool file is shorter than recorded")
+            done += len(block)
+            yield block
+
+
+@dataclass(frozen=True)
+class ImageStream:
+    """One image XObject: its dictionary entries (besides Length and SMask) and its content.
+
+    ``entries`` are written as given, e.g. ``("ColorSpace", "/DeviceRGB")``, so the caller decides
+    the exact PDF, and tests can predict it.
+    """
+
+    width: int
+    height: int
+    entries: tuple[tuple[str, str], ...]
+    content: StreamContent
+
+
+def read_all(content: StreamContent) -> bytes:
+    return b"".join(content.chunks())
+
+
+class SplicedImageXObject(PDFObject):
+    """An image XObject formatted by us, so reportlab neither re-encodes nor holds its bytes."""
+
+    def __init__(self, stream: ImageStream, store: DocumentImages, smask: PDFObjectReference | None = None):
+        self.stream = stream
+        self.store = store
+        self.smask = smask
+
+    def format(self, document) -> bytes:
+        stream = self.stream
+        parts = [f"/Type /XObject /Subtype /Image /Width {stream.width} /Height {stream.height}"]
+        parts += [f"/{key} {value}" for key, value in stream.entries]
+        head = " ".join(parts).encode("latin-1")
+        if self.smask is not None:
+            head += b" /SMask " + pdf_format(self.smask, document)
+        if self.store.splicing and isinstance(document.encrypt, NoEncryption):
+            body, length = self.store.placeholder(stream.content), stream.content.length
+        else:
+            body = document.encrypt.encode(read_all(stream.content))
+            length = len(body)
+        return b"<< " + head + b" /Length %d >>\nstream\n" % length + body + b"\nendstream\n"
+
+
+@dataclass
+class DocumentImages:
+    """The images of one PDF document: which are registered, and the placeholders of a save."""
+
+    names: dict[str, str] = field(default_factory=dict)  # image key -> XObject name
+    splicing: bool = False
+    pending: list[tuple[bytes, StreamContent]] = field(default_factory=list)
+    nonce: bytes = b""
+
+    def begin_save(self) -> None:
+        """Placeholders carry a random part, so no text printed on a card can imitate one."""
+        self.splicing, self.pending, self.nonce = True, [], os.urandom(12).hex().encode()
+
+    def placeholder(self, content: StreamContent) -> bytes:
+        marker = MARKER_PREFIX + self.nonce + b":%08d" % len(self.pending)
+        self.pending.append((marker, content))
+        return marker
+
+
+def document_images(canvas) -> DocumentImages:
+    """The image registry of the canvas's document, created (with the splicing save) on first use."""
+    doc = canvas._doc
+    store = getattr(doc, "_pnp_images", None)
+    if store is None:
+        store = DocumentImages()
+        doc._pnp_images = store
+        # an instance attribute shadows PDFDocument.SaveToFile for this document only
+        doc.SaveToFile = lambda filename, canvas: save_spliced(doc, store, filename, canvas)
+    return store
+
+
+def register_image(canvas, key: str, colour: ImageStream, mask: ImageStream | None = None) -> str:
+    """Add an image XObject once per document; returns the name that draws it."""
+    store = document_images(canvas)
+    name = store.names.get(key)
+    if name is not None:
+        return name
+    doc = canvas._doc
+    name = f"pnp{key}"
+    smask_ref = None
+    if mask is not None:
+        smask_ref = doc.Reference(SplicedImageXObject(mask, store), doc.getXObjectName(name + "m"))
+    doc.Reference(SplicedImageXObject(colour, store, smask_ref), doc.getXObjectName(name))
+    store.names[key] = name
+    return name
+
+
+def draw_registered(canvas, name: str, x: float, y: float, width: float, height: float) -> None:
+    """Paint a registered image into the rectangle: the same operators reportlab's drawImage writes."""
+    canvas._currentPageHasImages = 1  # reportlab lists the image procedure sets for such pages
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(width, height)
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+# ----------------------------------------------------------------------------- the save
+
+
+def save_spliced(doc, store: DocumentImages, filename, canvas) -> None:
+    """PDFDocument.SaveToFile, but image bytes go from their files straight to the output."""
+    if getattr(doc, "_savedToFile", False):
+        raise RuntimeError("a PDF document can only be saved once")
+    doc._savedToFile = True
+    store.begin_save()
+    try:
+        data = doc.GetPDFData(canvas)
+    finally:
+        store.splicing = False
+    if callable(getattr(filename, "write", None)):
+        write_spliced(filename, data, store.pending)
+    else:
+        with open(filename, "wb") as handle:
+            write_spliced(handle, data, store.pending)
+
+
+def write_spliced(out: BinaryIO, data: bytes, pieces: Sequence[tuple[bytes, StreamContent]]) -> None:
+    """Write ``data`` with each placeholder replaced by its content, and the xref offsets moved to match.
+
+    reportlab writes one classic cross-reference table (``xref``, ``0 N``, N 20-byte entries) and
+    the ``startxref`` offset; everything after a placeholder moves by the content's length less the
+    placeholder's.
+    """
+    starts: list[int] = []
+    shifts: list[int] = []  # cumulative shift for offsets after starts[i]
+    position, total = 0, 0
+    for marker, content in pieces:
+        found = data.find(marker, position)
+        if found < 0:
+            raise RuntimeError(f"image placeholder {marker!r} missing from the formatted PDF")
+        out.write(data[position:found])
+        written = 0
+        for block in content.chunks():
+            out.write(block)
+            written += len(block)
+        if written != content.length:
+            raise ImageChangedError(f"an image stream gave {written} bytes, {content.length} were expected")
+        total += written - len(marker)
+        starts.append(found)
+        shifts.append(total)
+        position = found + len(marker)
+    xref_at = _startxref(data)
+    if position > xref_at:
+        raise RuntimeError("image placeholder found after the cross-reference table")
+    out.write(data[position:xref_at])
+
+    def moved(offset: int) -> int:
+        index = bisect.bisect_left(starts, offset) - 1
+        return offset + (shifts[index] if index >= 0 else 0)
+
+    trailer_at = data.index(b"trailer", xref_at)
+    out.write(_shift_xref(data[xref_at:trailer_at], moved))
+    startxref_at = data.rindex(b"startxref")
+    out.write(data[trailer_at:startxref_at])
+    out.write(b"startxref\n%d\n%%%%EOF\n" % moved(xref_at))
+
+
+def _startxref(data: bytes) -> int:
+    tail = data[data.rindex(b"startxref") + len(b"startxref"):]
+    return int(tail.split()[0])
+
+
+def _shift_xref(table: bytes, moved) -> bytes:
+    lines = table.split(b"\n")
+    if lines[0] != b"xref":
+        raise RuntimeError("unexpected cross-reference table from reportlab")
+    out = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) == 3 and fields[2] == b"n":
+            line = b"%010d %s n " % (moved(int(fields[0])), fields[1])
+        out.append(line)
+    return b"\n".join(out)

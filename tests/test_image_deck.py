@@ -1,0 +1,155 @@
+"""Bring your own card images: a component whose faces are image files, built with `pnp build`.
+
+The game folder is made in a temporary directory: a manifest, a card list, and art generated with
+pillow. Each picture is a solid centre colour inside a 40-pixel dark grey frame, so a
+rasterised card shows both whether the right picture landed in the right slot (centre) and whether
+it covers the bleed (the frame, which lies outside the trim).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from click.testing import CliRunner
+from PIL import Image, ImageDraw
+from pypdf import PdfReader
+
+from pnp.cli import cli
+from pnp.render.imposition import plan_sheet
+from pnp.render.paper import CARD_SIZES, PAPER_SIZES
+
+MANIFEST = """\
+id = "art-deck"
+source_language = "en"
+languages = ["en"]
+players = 2
+[title]
+en = "Art Deck"
+[credits]
+author = "Test"
+[terms]
+en = "Test only."
+[components.deck]
+kind = "cards"
+name = {{ en = "Deck" }}
+count = {count}
+size = "poker"
+cards = "cards/deck.csv"
+face = "full-bleed-image"
+fields = ["image"]
+[[setup]]
+players = 2
+pool = "deck"
+in_play = {count}
+hand = 1
+"""
+FULL_ART = (821, 1121)  # 69.5 × 94.9 mm at 300 dpi: poker plus 3 mm bleed on each side
+FRAME = (40, 40, 40)
+DPI = 50
+
+
+def art(path: Path, centre: tuple[int, int, int], size: tuple[int, int] = FULL_ART) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image = Image.new("RGB", size, FRAME)
+    ImageDraw.Draw(image).rectangle((40, 40, size[0] - 41, size[1] - 41), fill=centre)
+    image.save(path, quality=95) if path.suffix == ".jpg" else image.save(path)
+
+
+def make_game(root: Path, rows: list[str], count: int) -> Path:
+    game = root / "data" / "art-deck"
+    (game / "cards").mkdir(parents=True)
+    (game / "game.toml").write_text(MANIFEST.format(count=count), encoding="utf-8")
+    (game / "cards" / "deck.csv").write_text("id,count,image\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return game
+
+
+def run(root: Path, *args: str):
+    return CliRunner().invoke(cli, [*args, "--data", str(root / "data"), "art-deck"], catch_exceptions=False)
+
+
+def build(root: Path):
+    return CliRunner().invoke(cli, ["build", "--data", str(root / "data"), "art-deck", "--lang", "en", "--paper",
+                                    "a4", "--what", "cards", "--out", str(root / "out")], catch_exceptions=False)
+
+
+def image_objects(reader: PdfReader) -> dict[int, object]:
+    found = {}
+    for page in reader.pages:
+        for ref in (page["/Resources"].get("/XObject") or {}).values():
+            found[ref.idnum] = ref.get_object()
+    return {number: obj for number, obj in found.items() if obj["/Subtype"] == "/Image"}
+
+
+def test_image_deck_builds_with_each_image_once(tmp_path: Path) -> None:
+    game = make_game(tmp_path, ["red,1,art/red.png", "green,2,", "blue,1,art/blue.jpg", "again,1,art/red.png",
+                                "violet,1,"], count=6)
+    art(game / "art" / "red.png", (200, 20, 20))
+    art(game / "images" / "green.png", (20, 160, 40))  # found by card id
+    art(game / "art" / "blue.jpg", (20, 40, 200))
+    art(game / "images" / "violet.jpg", (120, 20, 160))  # found by card id, as a JPEG
+    result = build(tmp_path)
+    assert result.exit_code == 0, result.output
+
+    pdf = tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf"
+    reader = PdfReader(pdf)
+    images = image_objects(reader)
+    assert len(images) == 4  # red drawn for two cards, green for two copies: four distinct files
+    jpegs = sorted(raw._data for raw in images.values() if raw["/Filter"] == "/DCTDecode")
+    assert jpegs == sorted([(game / "art" / "blue.jpg").read_bytes(), (game / "images" / "violet.jpg").read_bytes()])
+
+    plan = plan_sheet(PAPER_SIZES["a4"], CARD_SIZES["poker"], bleed_mm=3.0)
+    page_h = PAPER_SIZES["a4"].height_mm
+    document = pdfium.PdfDocument(pdf)
+    sheet = document[0].render(scale=DPI / 72).to_pil().convert("RGB")
+    document.close()
+
+    def pixel(x_mm: float, y_mm: float) -> tuple[int, int, int]:
+        return sheet.getpixel((round(x_mm * DPI / 25.4), round((page_h - y_mm) * DPI / 25.4)))
+
+    expected = [(200, 20, 20), (20, 160, 40), (20, 160, 40), (20, 40, 200), (200, 20, 20), (120, 20, 160)]
+    for slot, colour in zip(plan.slots, expected, strict=False):
+        centre = pixel(*slot.trim.center)
+        assert all(abs(a - b) <= 8 for a, b in zip(centre, colour, strict=True)), (slot.index, centre, colour)
+    # the frame is 40 px = 3.4 mm wide at 300 dpi and the art covers the 3 mm bleed, so 1.5 mm outside
+    # the trim lies in the frame only if the bleed edge carries the art's edge; the slots abut
+    # horizontally, so look above the top row, where every slot has its own bleed
+    first = plan.slots[0].trim
+    assert all(v <= 60 for v in pixel(first.x + first.width / 2, first.top + 1.5))
+    # on A4 the poker grid abuts on shared cut lines, so slot 4 has no bleed of its own; its art must
+    # still be placed for a 3 mm bleed (the frame ends 0.4 mm inside the trim), not squeezed into the trim
+    # (which would put the frame 3.1 mm deep): 1 mm inside its left cut line is centre colour
+    assert plan.bleed_mode == "abutting"
+    middle = plan.slots[4].trim
+    inside = pixel(middle.x + 1.0, middle.y + middle.height / 2)
+    assert all(abs(a - b) <= 8 for a, b in zip(inside, (200, 20, 20), strict=True)), inside
+
+
+def test_missing_image_names_the_card(tmp_path: Path) -> None:
+    game = make_game(tmp_path, ["here,1,art/here.png", "gone,1,art/gone.png", "nameless,1,"], count=3)
+    art(game / "art" / "here.png", (0, 0, 0))
+    result = run(tmp_path, "check")
+    assert result.exit_code == 1
+    assert "card 'gone': image 'art/gone.png' not found" in result.output
+    assert "card 'nameless': image images/nameless.png, .jpg or .jpeg not found" in result.output
+    assert "card 'here'" not in result.output
+
+
+def test_image_outside_the_game_folder_names_the_card(tmp_path: Path) -> None:
+    make_game(tmp_path, ["sneaky,1,../../secret.png"], count=1)
+    art(tmp_path / "secret.png", (0, 0, 0))
+    result = run(tmp_path, "check")
+    assert result.exit_code == 1
+    assert "card 'sneaky': image '../../secret.png' is outside the game folder" in result.output
+
+
+def test_low_resolution_art_is_a_warning(tmp_path: Path) -> None:
+    game = make_game(tmp_path, ["small,1,art/small.png", "fine,1,art/fine.png"], count=2)
+    art(game / "art" / "small.png", (0, 0, 0), size=(400, 560))
+    art(game / "art" / "fine.png", (0, 0, 0))
+    result = run(tmp_path, "check")
+    # 400 px across 69.5 mm = 146.2 dpi; 560 px down 94.9 mm = 149.9 dpi; the lower one prints
+    assert "card 'small': image 'art/small.png' prints at 146 dpi (below 300)" in result.output
+    assert "821 × 1121 pixels for its 69.5 × 94.9 mm box" in result.output
+    assert "card 'fine'" not in result.output
+    assert result.exit_code == 0  # a warning, not an error
