@@ -19,8 +19,9 @@ from pnp.model.sizes import SizeError, parse_size
 MANIFEST_KEYS = {
     "id", "rules", "source_language", "languages", "players", "minutes", "age", "title", "subtitle",
     "credits", "terms", "translator_note", "colours", "suits", "kinds", "components", "setup", "note",
-    "palette", "rank_labels",
+    "palette", "rank_labels", "fonts",
 }
+FONT_ROLES = ("regular", "bold")
 COMPONENT_KEYS = {
     "kind", "name", "count", "size", "shape", "printed", "face", "back", "cards", "provisional",
     "fields", "grid", "orientation", "description",
@@ -90,6 +91,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         minutes=reader.integer(data, (), "minutes", None, minimum=1),
         age=reader.integer(data, (), "age", None, minimum=1),
         rank_labels=_rank_labels(reader, data),
+        fonts=_fonts(reader, data, files.path),
     )
     credits = game.credits
     author = credits.get("author") if credits else None
@@ -155,6 +157,27 @@ def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[s
             source=Source(reader.doc.path, reader.line(*path)),
         )
     return terms
+
+
+def _fonts(reader: TomlReader, data: dict[str, Any], folder: Path) -> dict[str, Path]:
+    """A game's own fonts: ``[fonts] regular = "fonts/MyFont.ttf"``; the pinned Noto fonts otherwise."""
+    fonts = {}
+    for role, value in reader.table(data, (), "fonts").items():
+        path = ("fonts", role)
+        if role not in FONT_ROLES:
+            reader.error(path, f"unknown font role {role!r}", f"use one of: {', '.join(FONT_ROLES)}")
+            continue
+        if not isinstance(value, str) or not value.lower().endswith((".ttf", ".otf")):
+            reader.error(path, f"expected the path of a .ttf or .otf file, found {value!r}")
+            continue
+        font = folder / value
+        if not _inside(font, folder):
+            reader.error(path, f"{value!r} points outside the game folder", "copy the font into the game folder")
+        elif not font.is_file():
+            reader.error(path, f"font file {value!r} not found", f"add {font}, or fix the path")
+        else:
+            fonts[role] = font
+    return fonts
 
 
 def _rank_labels(reader: TomlReader, data: dict[str, Any]) -> dict[int, str]:

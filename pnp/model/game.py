@@ -193,6 +193,7 @@ class Game:
     minutes: int | None = None
     age: int | None = None
     rank_labels: dict[int, str] = field(default_factory=dict)  # e.g. 1 -> "A" for a standard deck
+    fonts: dict[str, Path] = field(default_factory=dict)  # role -> the game's own font file, if it names one
 
     def rank_label(self, rank: int | None) -> str:
         if rank is None:

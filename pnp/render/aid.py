@@ -136,7 +136,7 @@ def write_aid(game: Game, rules: GameRules, lang: str, paper: str | Paper, path:
     """A one-page player aid with every aid table, at the largest size that fits the page."""
     sheet = parse_paper(paper)
     tables = aid_tables_for(game, rules, lang)
-    fontset = fonts_for(aid_texts(game, tables, lang), cache_dir)
+    fontset = fonts_for(aid_texts(game, tables, lang), cache_dir, overrides=game.fonts)
     page_width, page_height = sheet.size_pt
     width, height = page_width - 2 * SHEET_MARGIN, page_height - 2 * SHEET_MARGIN
     size, flowables = largest_fitting(
@@ -226,7 +226,7 @@ def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper,
     """Reference cards, one per player by default (the most players the game allows), imposed for duplex."""
     sheet = parse_paper(paper)
     tables = aid_tables_for(game, rules, lang)
-    fontset = fonts_for(aid_texts(game, tables, lang), cache_dir)
+    fontset = fonts_for(aid_texts(game, tables, lang), cache_dir, overrides=game.fonts)
     cards = pair_tables(tables) * (copies if copies is not None else game.players[1])
     plan = plan_sheet(sheet, AID_CARD, bleed_mm=bleed_mm)
     painter = AidCardPainter(game, lang, fontset)

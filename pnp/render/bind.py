@@ -16,7 +16,7 @@ from jinja2 import StrictUndefined, TemplateError, UndefinedError
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from pnp.model.game import Card, Component, Game, Term
-from pnp.render.layout import Element, Layout
+from pnp.render.layout import Element, Layout, choice_problem
 
 NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius", "inset", "x1", "y1", "x2", "y2",
                 "spacing", "leading", "rotate", "count"}
@@ -108,6 +108,10 @@ class Binder:
                 raise BindError(f"unknown field: {exc}", layout, element) from None
             except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                 raise BindError(f"{type(exc).__name__}: {exc}", layout, element) from None
+            for key, value in values.items():
+                problem = choice_problem(key, value)
+                if problem:
+                    raise BindError(problem, layout, element)
             resolved.append(Resolved(element.type, values, element.line))
         return resolved
 
@@ -145,7 +149,8 @@ class Binder:
 
     def _expression(self, source: str):
         if source not in self._expressions:
-            self._expressions[source] = self.env.compile_expression(source)
+            # undefined_to_none=False: an unknown name in `when` must be an error, not a hidden element
+            self._expressions[source] = self.env.compile_expression(source, undefined_to_none=False)
         return self._expressions[source]
 
 

@@ -106,10 +106,16 @@ def write_calibration_sheet(
     targets = calibration_targets(paper, duplex)
     with atomic_write(path) as handle:
         canvas = new_canvas(handle, font_name, texts.title_front, subject="duplex back-offset calibration")
+        # the sheet is not cut: trim and bleed are the whole page, which print shops still want stated
+        whole_page = (0.0, 0.0, *paper.size_pt)
         canvas.setPageSize(paper.size_pt)
+        canvas.setTrimBox(whole_page)
+        canvas.setBleedBox(whole_page)
         _draw_front(canvas, paper, font_name, duplex, texts, targets)
         canvas.showPage()
         canvas.setPageSize(paper.size_pt)
+        canvas.setTrimBox(whole_page)
+        canvas.setBleedBox(whole_page)
         _draw_back(canvas, paper, font_name, texts, targets)
         canvas.showPage()
         canvas.save()

@@ -132,6 +132,20 @@ def default_font_paths() -> dict[str, Path]:
     }
 
 
+def covered_characters(overrides: Mapping[str, Path] | None = None) -> frozenset[str]:
+    """Characters every role's font can draw: what `pnp check` may let through to a build."""
+    paths = default_font_paths()
+    paths.update({role: Path(p) for role, p in (overrides or {}).items()})
+    return frozenset.intersection(*(_cmap_chars(path) for path in paths.values()))
+
+
+def missing_characters(texts: Iterable[str], overrides: Mapping[str, Path] | None = None) -> dict[str, str]:
+    """Each character no configured font has, with a sample of the text using it."""
+    covered = covered_characters(overrides)
+    samples = _first_sample_of_each_char(texts)
+    return {char: sample for char, sample in samples.items() if char not in covered}
+
+
 def prepare_fonts(
     texts: Iterable[str],
     cache_dir: Path,

@@ -34,6 +34,31 @@ ELEMENT_KEYS: dict[str, set[str]] = {
     "pips": {"x", "y", "w", "h", "count", "symbol", "icon", "size", "colour"},
 }
 COMMON_KEYS = {"type", "when", "id"}
+#: keys whose values come from a fixed set; checked when the layout is read and again once bound
+CHOICES: dict[str, tuple[str, ...]] = {
+    "align": ("left", "center", "right"),
+    "valign": ("top", "middle", "bottom"),
+    "font": ("regular", "bold"),
+    "fit": ("cover", "contain"),
+    "kind": ("argyle", "stripes", "dots", "grid", "solid"),
+}
+REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
+    "line": ("x1", "y1", "x2", "y2"),
+    "text": ("text",),
+    "icon": ("name",),
+    "image": ("src",),
+    "pips": ("count",),
+}
+
+
+def choice_problem(key: str, value: object) -> str | None:
+    """Why ``value`` is not allowed for ``key``, or None when it is."""
+    allowed = CHOICES.get(key)
+    if allowed is None or value in allowed:
+        return None
+    hint = closest(str(value), allowed)
+    return (f"{key} = {value!r} is not one of {', '.join(allowed)}"
+            + (f" (did you mean {hint!r}?)" if hint else ""))
 LAYOUT_KEYS = {"name", "description", "element", "safe_zone"}
 SAFE_ZONE_MM = 3.0
 
@@ -122,6 +147,14 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
                 report.warning(f"layout {name!r}: {kind} element has unknown key {key!r} (ignored)", doc.path,
                                doc.line_of("element", index, key), f"did you mean {hint!r}?" if hint else None)
         values = {k: v for k, v in raw.items() if k in ELEMENT_KEYS[kind]}
+        for key in REQUIRED_KEYS.get(kind, ()):
+            if key not in values:
+                report.error(f"layout {name!r}: {kind} element needs {key!r}", doc.path, line,
+                             f"add {key} = ... to this element")
+        for key, value in values.items():
+            problem = choice_problem(key, value) if isinstance(value, str) and "{" not in value else None
+            if problem:
+                report.error(f"layout {name!r}: {problem}", doc.path, doc.line_of("element", index, key))
         for key in ("w", "h", "size", "min_size", "stroke_width", "spacing"):
             value = values.get(key)
             if isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:

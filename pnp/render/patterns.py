@@ -56,11 +56,13 @@ def _argyle(canvas, cx: float, cy: float, spacing: float, reach: int, fill: str 
     half_w, half_h = spacing / 2, spacing * 0.75
     if not ink_saver:
         canvas.setFillColor(_shade(fill or "#444444", 0.82))
-        for i in range(-reach, reach + 1):
-            for j in range(-reach, reach + 1):
-                if (i + j) % 2:
+        # diamonds centred on (i, j) with i + j even tile the plane; shading every other
+        # one along each diagonal gives argyle's two-tone check
+        for i in range(-2 * reach, 2 * reach + 1):
+            for j in range(-2 * reach, 2 * reach + 1):
+                if (i + j) % 2 or ((i - j) // 2) % 2:
                     continue
-                px, py = cx + i * half_w * 2 / 2, cy + j * half_h
+                px, py = cx + i * half_w, cy + j * half_h
                 path = canvas.beginPath()
                 path.moveTo(px, py + half_h)
                 path.lineTo(px + half_w, py)

@@ -402,6 +402,9 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
     if example is None:
         return _boxed(wording, width, EXAMPLE_TINT, ctx.fontset)
     spec = example_figure(ctx.game, example, ctx.results.get(example.id))
+    if not any(item for row in spec.rows for group in row for item in group):
+        # nothing to draw (an end-of-game ruling): the wording takes the whole width
+        return _boxed(wording, width, EXAMPLE_TINT, ctx.fontset)
     figure = FigureFlowable(spec, ctx.art, ctx.fontset, card_width=ctx.styles.card_width,
                             font_size=ctx.styles.body.font_size + 1)
     natural, _ = figure.wrap(inner, 1e6)
@@ -593,16 +596,17 @@ def prepare_rulebook(game: Game, rules: GameRules, lang: str, cache_dir: Path) -
     placed = [e for e in game.examples if e.id in {ref.example for ref in rule_text.examples}]
     texts = [*rule_text.texts(), *aid_table_texts(tables.values()), *title_page_texts(game, lang),
              *figure_texts(game, placed, rule_text.results), *art.texts(), "0123456789"]
-    fontset = fonts_for(texts, cache_dir, rule_text)
+    fontset = fonts_for(texts, cache_dir, rule_text, overrides=game.fonts)
     art.fontset = fontset
     return PreparedRulebook(game, lang, rule_text, tables, art, fontset, [d.message for d in report.diagnostics])
 
 
-def fonts_for(texts: Iterable[str], cache_dir: Path, rule_text: RuleText | None = None) -> FontSet:
-    """prepare_fonts, with a missing glyph reported at the rule-text line that uses it."""
+def fonts_for(texts: Iterable[str], cache_dir: Path, rule_text: RuleText | None = None,
+              overrides: Mapping[str, Path] | None = None) -> FontSet:
+    """prepare_fonts (with the game's own fonts, if any), a missing glyph reported at the line using it."""
     texts = [text for text in texts if text]
     try:
-        return prepare_fonts(texts, cache_dir)
+        return prepare_fonts(texts, cache_dir, overrides=overrides)
     except MissingGlyphError as exc:
         chars = {char for missing in exc.missing.values() for char in missing}
         file, line = (rule_text.path, _line_using(rule_text.path, chars)) if rule_text else (None, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,13 +54,26 @@ def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
     expressions in `pnp check`, before anything is drawn.
     """
     from pnp.render.deck import bind_game
+    from pnp.render.fonts import covered_characters
     from pnp.render.layout import load_library
 
     library = load_library(game.path, report)
+    covered = covered_characters(game.fonts)
     seen: set[tuple] = set()
     for lang in game.languages:
         lang_report = Report()
-        bind_game(game, rules, lang, lang_report, library=library)
+        bound = bind_game(game, rules, lang, lang_report, library=library)
+        for component in bound.values():
+            for card in component.cards:
+                for element in (*card.face, *card.back):
+                    text = str(element.values.get("text", element.values.get("symbol", "")))
+                    for char in sorted(set(text) - covered - {"\n"}):
+                        name = unicodedata.name(char, "unnamed character")
+                        lang_report.error(f"card {card.card.id!r}: no font has U+{ord(char):04X} {char!r} ({name}), "
+                                          f"used in {text[:40]!r}",
+                                          card.card.source.file if card.card.source else None,
+                                          card.card.source.line if card.card.source else None,
+                                          "replace the character, or configure a font that has it")
         for diagnostic in lang_report.diagnostics:
             key = (diagnostic.level, diagnostic.message, diagnostic.file, diagnostic.line)
             if key not in seen:  # the same layout problem in every language is one problem

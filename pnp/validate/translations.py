@@ -40,8 +40,7 @@ from pnp.diagnostics import DataError, Level, Report
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
-from pnp.render.fonts import _cmap_chars as _font_characters  # cached per process; 0.1 s for both fonts
-from pnp.render.fonts import default_font_paths
+from pnp.render.fonts import covered_characters
 from pnp.render.linebreak import is_cjk
 from pnp.render.ruletext import (
     RuleText,
@@ -524,15 +523,15 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         text = load_rule_text(game, rules, lang, report, results)
         if text is not None:
             placed[lang] = {ref.example for ref in text.examples}
-            check_glyphs(text, report)
+            check_glyphs(text, report, game.fonts)
     _check_placements(game, placed, report)
     for status in analyse_translations(game, report):
         _report_language(game, status, report)
 
 
-def check_glyphs(text: RuleText, report: Report) -> None:
+def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | None = None) -> None:
     """A character no font has would print as an empty box: report it at the line that uses it."""
-    covered = frozenset.intersection(*(_font_characters(path) for path in default_font_paths().values()))
+    covered = covered_characters(fonts)
     seen: set[str] = set()
     for block in text.walk():
         for string in block_texts(block):

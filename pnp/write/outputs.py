@@ -19,29 +19,32 @@ from pnp.write.jobs import Job
 from pnp.write.runner import UnitState, writer
 
 
-def _bound(state: UnitState) -> BoundComponent:
+def _bound(state: UnitState, ink_saver: bool = False) -> BoundComponent:
+    """The component bound to its layouts; layouts may test `ink_saver`, so each variant binds its own."""
     def bind() -> BoundComponent:
         report = Report()
-        bound = bind_game(state.game, state.rules, state.unit.lang, report, components=(state.unit.component,))
+        bound = bind_game(state.game, state.rules, state.unit.lang, report, ink_saver=ink_saver,
+                          components=(state.unit.component,))
         state.report.extend(report)
         if report.errors or state.unit.component not in bound:
             raise DataError(f"{state.game.id}: the layouts of {state.unit.component!r} have errors (see above)")
         return bound[state.unit.component]
-    return state.memo("bound", bind)  # type: ignore[return-value]
+    return state.memo(f"bound-{ink_saver}", bind)  # type: ignore[return-value]
 
 
 def _fonts(state: UnitState, texts: list[str]) -> FontSet:
-    return state.memo("fonts", lambda: prepare_fonts(texts, state.unit.cache_dir))  # type: ignore[return-value]
+    return state.memo("fonts", lambda: prepare_fonts(texts, state.unit.cache_dir,  # type: ignore[return-value]
+                                                     overrides=state.game.fonts))
 
 
 def _card_fonts(state: UnitState) -> FontSet:
-    bound = _bound(state)
-    return _fonts(state, [*label_texts(state.game, state.unit.lang), *bound.texts()])
+    texts = [*label_texts(state.game, state.unit.lang), *_bound(state).texts(), *_bound(state, True).texts()]
+    return _fonts(state, texts)
 
 
 @writer("cards", "fold", "lowink")
 def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
-    bound, fontset = _bound(state), _card_fonts(state)
+    bound, fontset = _bound(state, ink_saver=job.kind == "lowink"), _card_fonts(state)
     variant = "duplex" if job.kind == "cards" else job.kind
     job.path.parent.mkdir(parents=True, exist_ok=True)
     result = write_component_pdf(state.game, bound, fontset, PAPER_SIZES[job.paper], job.lang, variant,

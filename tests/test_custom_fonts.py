@@ -1,0 +1,65 @@
+"""A game may name its own fonts; pnp then embeds those, and checks coverage against them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import reportlab
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import cli
+
+VERA = Path(reportlab.__file__).parent / "fonts"
+
+
+@pytest.fixture()
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["new", "vera-game"]).exit_code == 0
+    folder = tmp_path / "data" / "vera-game"
+    (folder / "fonts").mkdir()
+    shutil.copy(VERA / "Vera.ttf", folder / "fonts" / "Vera.ttf")
+    shutil.copy(VERA / "VeraBd.ttf", folder / "fonts" / "VeraBd.ttf")
+    manifest = folder / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("[title]", 'fonts = { regular = "fonts/Vera.ttf", bold = "fonts/VeraBd.ttf" }'
+                                              "\n\n[title]", 1), encoding="utf-8")
+    return folder
+
+
+def base_fonts(pdf: Path) -> set[str]:
+    names = set()
+    for page in PdfReader(pdf).pages:
+        for font in page["/Resources"].get("/Font", {}).values():
+            names.add(str(font.get_object()["/BaseFont"]))
+    return names
+
+
+def test_the_game_fonts_are_embedded_instead_of_noto(game: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["build", "vera-game", "--what", "cards", "--paper", "a4", "--out",
+                                      str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    names = base_fonts(tmp_path / "out" / "vera-game" / "en" / "a4" / "cards-deck.pdf")
+    assert any("Vera" in name for name in names), names
+    assert not any("Noto" in name for name in names), names
+
+
+def test_coverage_is_checked_against_the_game_fonts(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Red 1", "赤 1", 1), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "vera-game"])
+    assert result.exit_code == 1
+    assert "no font has U+8D64 '赤'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_or_outside_font_is_an_error(game: Path) -> None:
+    manifest = game / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("fonts/VeraBd.ttf", "../../VeraBd.ttf"),
+                        encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "vera-game"])
+    assert result.exit_code == 1
+    assert "fonts.bold: '../../VeraBd.ttf' points outside the game folder" in result.output

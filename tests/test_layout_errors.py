@@ -1,0 +1,346 @@
+"""Bad card layouts get clear errors from `pnp check` and `pnp build`, never a traceback or a half build.
+
+Each case starts a game with `pnp new`, gives its deck a layout of its own (`layouts/my-face.toml`,
+`face = "my-face"`), breaks one thing, then runs both commands through the CLI. A clear error names
+the file (and line) to fix and what is wrong, the command exits with status 1, and a failed build
+leaves no PDF in the output folder.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner, Result
+from PIL import Image
+
+from pnp.cli import cli
+
+COMMANDS = ("check", "build")
+FIRST_CARD = "red-1"  # the first row of the card list `pnp new` writes
+
+# A layout whose element starts on line 3; the line of each key follows from there.
+LAYOUT_HEAD = "# my-face: a test layout\n\n"
+ELEMENT_LINE = 3
+
+
+def text_element(text: str, extra: str = "") -> str:
+    return (f'{LAYOUT_HEAD}[[element]]\ntype = "text"\n{extra}x = 5\ny = 5\nw = 40\nh = 10\n'
+            f'text = "{text}"\n')
+
+
+@dataclass
+class NewGame:
+    data: Path
+    folder: Path
+    out: Path
+
+    @property
+    def manifest(self) -> Path:
+        return self.folder / "game.toml"
+
+    @property
+    def layout(self) -> Path:
+        return self.folder / "layouts" / "my-face.toml"
+
+    def write_layout(self, text: str) -> None:
+        self.layout.parent.mkdir(exist_ok=True)
+        self.layout.write_text(text, encoding="utf-8")
+
+    def rename_card(self, old: str, new: str) -> None:
+        cards = self.folder / "cards" / "deck.csv"
+        content = cards.read_text(encoding="utf-8")
+        assert old in content
+        cards.write_text(content.replace(old, new, 1), encoding="utf-8")
+
+    def run(self, command: str) -> Result:
+        if command == "check":
+            args = ["check", "--data", str(self.data), "my-game"]
+        else:
+            args = ["build", "--data", str(self.data), "my-game", "--what", "cards", "--paper", "a4",
+                    "--out", str(self.out)]
+        return CliRunner().invoke(cli, args)
+
+    def pdfs_written(self) -> list[Path]:
+        return sorted(self.out.rglob("*.pdf")) if self.out.exists() else []
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> NewGame:
+    data = tmp_path / "data"
+    result = CliRunner().invoke(cli, ["new", "--data", str(data), "my-game"])
+    assert result.exit_code == 0, result.output
+    made = NewGame(data, data / "my-game", tmp_path / "out")
+    manifest = made.manifest.read_text(encoding="utf-8")
+    assert "[components.deck]\n" in manifest
+    made.manifest.write_text(manifest.replace("[components.deck]\n", '[components.deck]\nface = "my-face"\n', 1),
+                             encoding="utf-8")
+    made.write_layout(text_element("{{ card.name }}"))
+    return made
+
+
+def assert_fails_cleanly(result: Result) -> None:
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+
+
+def error_lines(result: Result) -> list[str]:
+    return [line for line in result.output.splitlines() if ": error: " in line or line.startswith("error: ")]
+
+
+def assert_error_at(result: Result, file_name: str, lines: set[int], *words: str) -> None:
+    """Some error line points at `file_name:<one of lines>` and contains every word."""
+    pattern = re.compile(rf"{re.escape(file_name)}:(\d+): error: ")
+    for line in error_lines(result):
+        match = pattern.search(line)
+        if match and int(match.group(1)) in lines and all(word in line for word in words):
+            return
+    raise AssertionError(f"no error at {file_name}:{sorted(lines)} with {words!r} in:\n{result.output}")
+
+
+def test_the_new_game_with_its_own_layout_is_clean(game: NewGame) -> None:
+    """The starting point of every case below: checks clean and builds."""
+    assert game.run("check").exit_code == 0
+    result = game.run("build")
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in game.pdfs_written()] == ["cards-deck.pdf"]
+
+
+# ----------------------------------------------------------------------------- expressions
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_unknown_field_names_the_layout_line_and_card(game: NewGame, command: str) -> None:
+    game.write_layout(text_element("{{ card.nosuch }}"))
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 6}, "nosuch", f"card {FIRST_CARD!r}")
+    assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_unknown_field_in_when_is_an_error_not_a_hidden_element(game: NewGame, command: str) -> None:
+    game.write_layout(text_element("{{ card.name }}", extra='when = "card.nosuch"\n'))
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 2}, "nosuch")
+
+
+@pytest.mark.parametrize("expression", [
+    "{{ card.__class__.__mro__ }}",
+    "{{ ''.__class__ }}",
+    "{{ lang.__class__.__base__.__subclasses__() }}",
+    "{{ lipsum.__globals__ }}",
+])
+@pytest.mark.parametrize("command", COMMANDS)
+def test_sandbox_escape_is_refused(game: NewGame, command: str, expression: str) -> None:
+    game.write_layout(text_element(expression))
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 6}, "unsafe")
+    assert "<class" not in result.output and "__builtins__" not in result.output
+    assert game.pdfs_written() == []
+
+
+# ----------------------------------------------------------------------------- sizes, types, names
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_negative_size_names_the_key_and_line(game: NewGame, command: str) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "rect"\nx = 5\ny = 5\nw = -5\nh = 10\nfill = "#000000"\n')
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 4}, "w must be positive", "-5")
+    assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_size_that_is_not_a_number_is_an_error(game: NewGame, command: str) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "rect"\nx = 5\ny = 5\nw = "huge"\nh = 10\nfill = "#000000"\n')
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 4}, "huge", f"card {FIRST_CARD!r}")
+    assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_component_size_that_is_no_size_is_an_error(game: NewGame, command: str) -> None:
+    manifest = game.manifest.read_text(encoding="utf-8")
+    size_line = next(n for n, line in enumerate(manifest.splitlines(), 1) if line.startswith("size = "))
+    game.manifest.write_text(re.sub(r'(?m)^size = "poker"', 'size = "huge"', manifest), encoding="utf-8")
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "game.toml", {size_line}, "huge")
+    assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_unknown_element_type_is_an_error(game: NewGame, command: str) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "circle"\nx = 5\n')
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 1}, "circle")
+    assert "rect" in result.output and "frame" in result.output  # the fix lists the known types
+    assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_unknown_layout_name_is_an_error(game: NewGame, command: str) -> None:
+    manifest = game.manifest.read_text(encoding="utf-8").replace('face = "my-face"', 'face = "my-fase"')
+    game.manifest.write_text(manifest, encoding="utf-8")
+    face_line = next(n for n, line in enumerate(manifest.splitlines(), 1) if line.startswith("face = "))
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "game.toml", {face_line, face_line - 1}, "my-fase")
+    assert "my-face" in result.output and "default-face" in result.output  # the layouts there are
+    assert game.pdfs_written() == []
+
+
+# Values the painter only checks while drawing. Each: the layout, a word the error must contain, and the
+# lines it may point at (the element's first line, or the bad key's).
+VALUES_CHECKED_TOO_LATE = {
+    "pattern-kind": (f'{LAYOUT_HEAD}[[element]]\ntype = "pattern"\nkind = "plaid"\n', "plaid", {3, 5}),
+    "text-align": (text_element("{{ card.name }}", extra='align = "centre"\n'), "centre", {3, 5}),
+    "text-valign": (text_element("{{ card.name }}", extra='valign = "centre"\n'), "centre", {3, 5}),
+    "text-font": (text_element("{{ card.name }}", extra='font = "italic"\n'), "italic", {3, 5}),
+    "line-without-x1": (f'{LAYOUT_HEAD}[[element]]\ntype = "line"\ny1 = 5\nx2 = 20\ny2 = 5\n', "x1", {3}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VALUES_CHECKED_TOO_LATE))
+@pytest.mark.parametrize("command", COMMANDS)
+def test_bad_value_is_a_layout_error_before_drawing(game: NewGame, command: str, case: str) -> None:
+    layout, word, lines = VALUES_CHECKED_TOO_LATE[case]
+    game.write_layout(layout)
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", lines, word)
+    assert game.pdfs_written() == []
+
+
+def test_unknown_element_key_is_a_warning_with_a_suggestion(game: NewGame) -> None:
+    game.write_layout(text_element("{{ card.name }}", extra='color = "#ff0000"\n'))
+    result = game.run("check")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"my-face\.toml:5: warning: .*'color'", result.output), result.output
+    assert "did you mean 'colour'?" in result.output
+    strict = CliRunner().invoke(cli, ["check", "--data", str(game.data), "my-game", "--strict"])
+    assert strict.exit_code == 1
+
+
+def test_text_outside_the_safe_zone_is_a_warning(game: NewGame) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "text"\nx = 1\ny = 5\nw = 40\nh = 10\n'
+                      'text = "{{ card.name }}"\n')
+    result = game.run("check")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"my-face\.toml:3: warning: .*within 3 mm of the trim", result.output), result.output
+
+
+# ----------------------------------------------------------------------------- images
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_missing_image_is_an_error(game: NewGame, command: str) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "image"\nsrc = "art/nothere.png"\n')
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert any("art/nothere.png" in line and "not found" in line and FIRST_CARD in line
+               for line in error_lines(result)), result.output
+    assert game.pdfs_written() == []
+
+
+def test_missing_image_error_names_the_layout(game: NewGame) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "image"\nsrc = "art/nothere.png"\n')
+    result = game.run("check")
+    assert "my-face.toml" in "\n".join(error_lines(result)), result.output
+
+
+@pytest.mark.parametrize("how", ["relative", "absolute", "symlink"])
+@pytest.mark.parametrize("command", COMMANDS)
+def test_image_outside_the_game_folder_is_refused(game: NewGame, command: str, how: str) -> None:
+    secret = game.data.parent / "secret.png"  # exists, so only its place can be the problem
+    Image.new("RGB", (40, 40), "#336699").save(secret)
+    src = {"relative": "../../secret.png", "absolute": str(secret), "symlink": "art/link.png"}[how]
+    if how == "symlink":
+        (game.folder / "art").mkdir()
+        (game.folder / "art" / "link.png").symlink_to(secret)
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "image"\nsrc = "{src}"\n')
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert any("outside the game folder" in line and FIRST_CARD in line for line in error_lines(result)), \
+        result.output
+    assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_file_that_is_not_an_image_is_an_error(game: NewGame, command: str) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "image"\nsrc = "cards/deck.csv"\n')
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert any("cards/deck.csv" in line and FIRST_CARD in line for line in error_lines(result)), result.output
+    assert game.pdfs_written() == []
+
+
+# ----------------------------------------------------------------------------- text, icons, glyphs
+
+
+@pytest.mark.parametrize("character", ["\U0001f600", "\U00013000"])  # an emoji; EGYPTIAN HIEROGLYPH A001
+def test_character_no_font_has_fails_the_build_naming_the_text(game: NewGame, character: str) -> None:
+    game.rename_card("Red 3", f"Red 3 {character}")
+    result = game.run("build")
+    assert_fails_cleanly(result)
+    assert f"U+{ord(character):04X}" in result.output and f"Red 3 {character}" in result.output
+    assert game.pdfs_written() == []
+
+
+def test_character_no_font_has_is_reported_by_check(game: NewGame) -> None:
+    game.rename_card("Red 3", "Red 3 \U0001f600")
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert "U+1F600" in result.output
+
+
+@pytest.mark.parametrize(("layout", "words"), [
+    (text_element("a :nosuch: b"), (":nosuch:",)),
+    (text_element("**bold"), ("**",)),
+    (f'{LAYOUT_HEAD}[[element]]\ntype = "icon"\nname = "nosuch"\n', ("nosuch",)),
+], ids=["inline-icon", "unclosed-bold", "icon-element"])
+def test_bad_markup_or_icon_fails_the_build_cleanly(game: NewGame, layout: str, words: tuple[str, ...]) -> None:
+    game.write_layout(layout)
+    result = game.run("build")
+    assert_fails_cleanly(result)
+    assert any(all(word in line for word in words) for line in error_lines(result)), result.output
+    assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("layout", [
+    text_element("a :nosuch: b"),
+    text_element("**bold"),
+    f'{LAYOUT_HEAD}[[element]]\ntype = "icon"\nname = "nosuch"\n',
+], ids=["inline-icon", "unclosed-bold", "icon-element"])
+@pytest.mark.parametrize("command", COMMANDS)
+def test_bad_markup_or_icon_is_located(game: NewGame, command: str, layout: str) -> None:
+    game.write_layout(layout)
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 6, ELEMENT_LINE + 2}, FIRST_CARD)
+
+
+def test_pips_symbol_prints_as_itself_or_fails(game: NewGame) -> None:
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "pips"\nx = 19\ny = 15\nw = 25.5\nh = 57\n'
+                      'count = "card.rank"\nsymbol = "桜"\nsize = 9\n')
+    result = game.run("build")
+    if result.exit_code != 0:
+        assert_fails_cleanly(result)
+        assert "桜" in result.output
+        return
+    document = pdfium.PdfDocument(game.pdfs_written()[0])
+    try:
+        text = document[0].get_textpage().get_text_range()
+    finally:
+        document.close()
+    assert text.count("桜") == 1 + 2 + 3 + 4 + 5 + 1 + 2 + 3 + 4  # red 1-5 and blue 1-4 on sheet 1
