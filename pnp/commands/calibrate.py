@@ -8,13 +8,13 @@ import click
 
 from pnp.render.calibration import write_calibration_sheet
 from pnp.render.calibration_words import all_calibration_strings, calibration_texts
-from pnp.render.fonts import prepare_fonts
+from pnp.render.fonts import font_cache_dir, prepare_fonts
 from pnp.render.paper import PAPER_SIZES
 
 
 def run_calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> int:
     texts = calibration_texts(lang)
-    fontset = prepare_fonts(all_calibration_strings(lang), out / ".cache" / "fonts")
+    fontset = prepare_fonts(all_calibration_strings(lang), font_cache_dir())
     path = out / f"calibration-{paper}-{duplex_edge}-{lang}.pdf"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_calibration_sheet(path, PAPER_SIZES[paper], fontset.regular, duplex_edge, texts)

@@ -121,6 +121,19 @@ class FontSet:
             raise KeyError(f"no font for role {role!r}; prepared roles: {known}") from None
 
 
+def font_cache_dir() -> Path:
+    """Where converted font subsets are kept between builds and projects.
+
+    The files are keyed by the font's content and the exact character set, so
+    sharing them across output folders is safe, and deleting them only costs
+    time: ``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``.
+    """
+    if os.environ.get("PNP_CACHE_DIR"):
+        return Path(os.environ["PNP_CACHE_DIR"]) / "fonts"
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "pnp" / "fonts"
+
+
 def default_font_paths() -> dict[str, Path]:
     """The pinned pip font packages, so every machine builds the same bytes."""
     import noto_cjk_sans_jp_bold

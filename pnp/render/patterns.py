@@ -6,6 +6,8 @@ evenly and runs into the bleed; in ink-saver mode only thin lines remain.
 
 from __future__ import annotations
 
+import math
+
 from reportlab.lib.colors import HexColor
 
 Rect = tuple[float, float, float, float]
@@ -31,52 +33,74 @@ def draw_pattern(canvas, kind: str, bleed: Rect, trim: Rect, fill: str | None, s
     canvas.setLineWidth(line_width)
     # centre the repeat on the trim so the pattern is symmetric on the finished card
     cx, cy = trim[0] + trim[2] / 2, trim[1] + trim[3] / 2
-    reach = int(max(w, h) / spacing) + 2
     if kind == "argyle":
-        _argyle(canvas, cx, cy, spacing, reach, fill, stroke, ink_saver)
+        _argyle(canvas, (x, y, w, h), cx, cy, spacing, fill, ink_saver)
     elif kind == "stripes":
-        for i in range(-2 * reach, 2 * reach + 1):
-            offset = i * spacing
-            canvas.line(cx + offset - h, cy - h, cx + offset + h, cy + h)
+        path = canvas.beginPath()
+        for i in _steps(x - h - cx, x + w + h - cx, spacing):
+            path.moveTo(cx + i * spacing - h, cy - h)
+            path.lineTo(cx + i * spacing + h, cy + h)
+        canvas.drawPath(path, stroke=1, fill=0)
     elif kind == "dots":
         canvas.setFillColor(line_colour)
-        for i in range(-reach, reach + 1):
-            for j in range(-reach, reach + 1):
-                canvas.circle(cx + i * spacing, cy + j * spacing, spacing * 0.12, stroke=0, fill=1)
+        path = canvas.beginPath()
+        for i in _steps(x - cx, x + w - cx, spacing):
+            for j in _steps(y - cy, y + h - cy, spacing):
+                path.circle(cx + i * spacing, cy + j * spacing, spacing * 0.12)
+        canvas.drawPath(path, stroke=0, fill=1)
     elif kind == "grid":
-        for i in range(-reach, reach + 1):
-            canvas.line(cx + i * spacing, y, cx + i * spacing, y + h)
-            canvas.line(x, cy + i * spacing, x + w, cy + i * spacing)
+        path = canvas.beginPath()
+        for i in _steps(x - cx, x + w - cx, spacing):
+            path.moveTo(cx + i * spacing, y)
+            path.lineTo(cx + i * spacing, y + h)
+        for j in _steps(y - cy, y + h - cy, spacing):
+            path.moveTo(x, cy + j * spacing)
+            path.lineTo(x + w, cy + j * spacing)
+        canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
 
 
-def _argyle(canvas, cx: float, cy: float, spacing: float, reach: int, fill: str | None, stroke: str | None,
-            ink_saver: bool) -> None:
+def _steps(low: float, high: float, spacing: float) -> range:
+    """Repeat indices whose positions (index × spacing from the centre) cover [low, high], plus one each side.
+
+    Patterns are drawn as one path per card and only where the bleed box can show them:
+    a deck of argyle backs would otherwise carry thousands of invisible strokes per card.
+    """
+    return range(math.floor(low / spacing) - 1, math.ceil(high / spacing) + 2)
+
+
+def _argyle(canvas, box: Rect, cx: float, cy: float, spacing: float, fill: str | None, ink_saver: bool) -> None:
     """Alternating diamonds with a thin diagonal overcheck."""
+    x, y, w, h = box
     half_w, half_h = spacing / 2, spacing * 0.75
     if not ink_saver:
         canvas.setFillColor(_shade(fill or "#444444", 0.82))
-        # diamonds centred on (i, j) with i + j even tile the plane; shading every other
-        # one along each diagonal gives argyle's two-tone check
-        for i in range(-2 * reach, 2 * reach + 1):
-            for j in range(-2 * reach, 2 * reach + 1):
-                if (i + j) % 2 or ((i - j) // 2) % 2:
+        # diamonds centred on (i, j) with i + j even tile the plane; shading those with i even
+        # makes every diamond's four edge neighbours the other tone: argyle's check
+        path = canvas.beginPath()
+        for i in _steps(x - cx, x + w - cx, half_w):
+            for j in _steps(y - cy, y + h - cy, half_h):
+                if (i + j) % 2 or i % 2:
                     continue
                 px, py = cx + i * half_w, cy + j * half_h
-                path = canvas.beginPath()
                 path.moveTo(px, py + half_h)
                 path.lineTo(px + half_w, py)
                 path.lineTo(px, py - half_h)
                 path.lineTo(px - half_w, py)
                 path.close()
-                canvas.drawPath(path, stroke=0, fill=1)
+        canvas.drawPath(path, stroke=0, fill=1)
+    # the overcheck: diagonals through the diamonds' corners, long enough to cross the whole box
     slope = half_h / half_w
-    span = reach * spacing
+    span = w + h
     canvas.setDash(spacing * 0.12, spacing * 0.12)
-    for i in range(-2 * reach, 2 * reach + 1):
+    path = canvas.beginPath()
+    for i in _steps(x - span - cx, x + w + span - cx, 2 * half_w):
         ox = cx + i * half_w * 2
-        canvas.line(ox - span, cy - span * slope, ox + span, cy + span * slope)
-        canvas.line(ox - span, cy + span * slope, ox + span, cy - span * slope)
+        path.moveTo(ox - span, cy - span * slope)
+        path.lineTo(ox + span, cy + span * slope)
+        path.moveTo(ox - span, cy + span * slope)
+        path.lineTo(ox + span, cy - span * slope)
+    canvas.drawPath(path, stroke=1, fill=0)
     canvas.setDash()
 
 

@@ -17,6 +17,7 @@ from pnp.diagnostics import Report
 from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
+from pnp.render.fonts import font_cache_dir
 from pnp.write.stamps import files_under, job_key
 
 CARD_KINDS = ("cards", "fold", "lowink", "png")
@@ -93,7 +94,7 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
         document_kinds = [kind for choice in what for kind in WHAT_DOCUMENTS.get(choice, ())]
     units: list[Unit] = []
     printed = [c for c in game.components.values() if c.printed and c.cards]
-    cache_dir = out / ".cache" / "fonts"
+    cache_dir = font_cache_dir()
     stamp_root = out / ".cache" / "stamps"
     parameters = {"print": asdict(options.print)}
     for lang in languages:
