@@ -109,7 +109,7 @@ def plan_cases(work: Path, image_sizes: list[int], vector_sizes: list[int], draw
                           lambda cards=cards: fixtures.vector_game(data, cards)))
         cases.append(Case("vector", "bare reportlab", cards,
                           [sys.executable, str(HERE / "reportlab_vector.py"),
-                           str(data / "bench-vector" / "cards" / "deck.csv"), str(out / ".cache" / "fonts"),
+                           str(data / "bench-vector" / "cards" / "deck.csv"), str(Path(os.environ["PNP_CACHE_DIR"]) / "fonts"),
                            str(pdfs / "bare.pdf")], pdfs / "bare.pdf"))
     return cases
 
@@ -185,6 +185,8 @@ def main() -> None:
     drawimage_sizes = [] if args.quick else ([90, 900] if args.full else [90])
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
+    # pnp keeps converted font subsets in its cache; the bare script reads the same files
+    os.environ["PNP_CACHE_DIR"] = str(work / "cache")
     print(f"machine: {machine()}", flush=True)
     started = time.perf_counter()
     warm_up(work, image_sizes, vector_sizes)

@@ -50,7 +50,7 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     failed = bool(report.errors)
     units: list[Unit] = []
     for folder in folders:
-        result = check_folder(folder)
+        result = check_folder(folder, layouts=False)
         if result.report.errors or result.game is None or result.rules is None:
             for diagnostic in result.report.errors:
                 click.echo(diagnostic.format(Path.cwd()), err=True)

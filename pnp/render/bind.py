@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateError, UndefinedError
+from jinja2 import StrictUndefined, TemplateError, UndefinedError, meta
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from pnp.model.game import Card, Component, Game, Term
@@ -21,6 +21,8 @@ from pnp.render.layout import Element, Layout, choice_problem
 NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius", "inset", "x1", "y1", "x2", "y2",
                 "spacing", "leading", "rotate", "count"}
 COLOUR_KEYS = {"fill", "stroke", "colour"}
+#: the names in a layout's context that change from card to card
+CARD_NAMES = frozenset({"card", "colour", "suit", "kind"})
 
 
 class BindError(Exception):
@@ -94,14 +96,21 @@ class Binder:
         self.env = environment or make_environment()
         self._templates: dict[str, Any] = {}
         self._expressions: dict[str, Any] = {}
+        self._per_card: dict[str, bool] = {}
+        self._static: dict[tuple, Any] = {}
 
     def resolve(self, layout: Layout, context: Mapping[str, Any]) -> list[Resolved]:
         resolved = []
+        # values that read no card-level name are the same for every card of a component:
+        # evaluate them once (a 5,000-card deck otherwise renders the same title 5,000 times)
+        static_key = (context.get("component", {}).get("id"), context.get("lang"), context.get("ink_saver"))
         for element in layout.elements:
             try:
-                if element.when is not None and not self._expression(element.when)(**context):
+                if element.when is not None and not self._cached(static_key, "when", element.when, context,
+                                                                 self._when):
                     continue
-                values = {key: self._value(key, value, context) for key, value in element.values.items()}
+                values = {key: self._cached(static_key, key, value, context, self._value)
+                          for key, value in element.values.items()}
             except SecurityError as exc:
                 raise BindError(f"refused by the sandbox: {exc}", layout, element) from None
             except UndefinedError as exc:
@@ -114,6 +123,29 @@ class Binder:
                     raise BindError(problem, layout, element)
             resolved.append(Resolved(element.type, values, element.line))
         return resolved
+
+    def _when(self, _key: str, source: str, context: Mapping[str, Any]) -> Any:
+        return self._expression(source)(**context)
+
+    def _cached(self, static_key: tuple, key: str, value: Any, context: Mapping[str, Any], evaluate) -> Any:
+        if not isinstance(value, str) or self._reads_card(value, expression=key in NUMERIC_KEYS or key == "when"):
+            return evaluate(key, value, context)
+        cache_key = (static_key, key, value)
+        if cache_key not in self._static:
+            self._static[cache_key] = evaluate(key, value, context)
+        return self._static[cache_key]
+
+    def _reads_card(self, source: str, expression: bool) -> bool:
+        """Whether a template or expression names anything that differs from card to card."""
+        marker = ("e:" if expression else "t:") + source
+        if marker not in self._per_card:
+            try:
+                parsed = self.env.parse("{{ (" + source + ") }}" if expression else source)
+                names = meta.find_undeclared_variables(parsed)
+            except TemplateError:
+                names = CARD_NAMES  # let the evaluation report the error, card by card
+            self._per_card[marker] = bool(names & CARD_NAMES)
+        return self._per_card[marker]
 
     def _value(self, key: str, value: Any, context: Mapping[str, Any]) -> Any:
         if not isinstance(value, str):

@@ -84,6 +84,7 @@ class FacePainter:
     icons: IconShelf
     ink_saver: bool = False
     issues: list[TextIssue] = field(default_factory=list)
+    _fits: dict[tuple, object] = field(default_factory=dict, repr=False)
 
     def draw(self, canvas, elements: Sequence[Resolved], trim: Rect, bleed: Rect, card_id: str,
              layout_name: str) -> None:
@@ -166,11 +167,16 @@ class FacePainter:
         if not text.strip():
             return
         role = v.get("font", "regular")
-        runs = parse_card_markup(text, self.icons, style=role)
         x, y, w, h = self._box(v, trim)
         max_size = v.get("size", 9.0)
         min_size = min(v.get("min_size", max(5.0, max_size * 0.6)), max_size)
-        fit = fit_text(runs, w, h, max_size, min_size, v.get("leading", 1.2), self.fontset)
+        leading = v.get("leading", 1.2)
+        # the same text in the same box fits the same way: backs repeat one title on every card
+        key = (text, role, round(w, 3), round(h, 3), max_size, min_size, leading)
+        fit = self._fits.get(key)
+        if fit is None:
+            runs = parse_card_markup(text, self.icons, style=role)
+            fit = self._fits[key] = fit_text(runs, w, h, max_size, min_size, leading, self.fontset)
         if fit.overflow or fit.shrunk or fit.forced:
             problem = "overflow" if fit.overflow else ("forced break" if fit.forced else "shrunk")
             self.issues.append(TextIssue(card_id, layout_name, element.line, text, problem, fit.size, max_size))

@@ -38,7 +38,10 @@ def _fonts(state: UnitState, texts: list[str]) -> FontSet:
 
 
 def _card_fonts(state: UnitState) -> FontSet:
-    texts = [*label_texts(state.game, state.unit.lang), *_bound(state).texts(), *_bound(state, True).texts()]
+    """Fonts for every text this unit prints; the low-ink variant may print others, so it counts too."""
+    texts = [*label_texts(state.game, state.unit.lang), *_bound(state).texts()]
+    if any(job.kind == "lowink" for job in state.unit.jobs):
+        texts.extend(_bound(state, True).texts())
     return _fonts(state, texts)
 
 
