@@ -96,18 +96,21 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Processes to build with (default: the number of cores).")
 @click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date.")
+@click.option("--recompress", is_flag=True,
+              help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
 def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
           what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str,
-          back_offset: tuple[float, float], png: bool, jobs: int | None, force: bool, out: Path) -> None:
+          back_offset: tuple[float, float], png: bool, jobs: int | None, force: bool, recompress: bool,
+          out: Path) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
     from pnp.commands.build import BuildRequest, run_build
     from pnp.render.card_pdf import PrintOptions
     from pnp.write.jobs import BuildOptions
 
     options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
-                                              back_offset_mm=back_offset, only=only),
+                                              back_offset_mm=back_offset, only=only, recompress=recompress),
                            png=png or "png" in what, force=force)
     request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what,
                            jobs=jobs)

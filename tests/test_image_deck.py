@@ -153,3 +153,28 @@ def test_low_resolution_art_is_a_warning(tmp_path: Path) -> None:
     assert "821 × 1121 pixels for its 69.5 × 94.9 mm box" in result.output
     assert "card 'fine'" not in result.output
     assert result.exit_code == 0  # a warning, not an error
+
+
+def test_recompress_makes_a_smaller_file_with_the_same_pixels(tmp_path: Path) -> None:
+    game = make_game(tmp_path, ["noisy,2,art/noisy.png"], count=2)
+    # a PNG saved at zlib level 1, as art tools often do: level 9 must shrink it
+    image = Image.new("RGB", FULL_ART, FRAME)
+    ImageDraw.Draw(image).rectangle((40, 40, FULL_ART[0] - 41, FULL_ART[1] - 41), fill=(230, 200, 90))
+    for step in range(0, FULL_ART[1], 7):
+        ImageDraw.Draw(image).line((0, step, FULL_ART[0], step), fill=(step % 255, 90, 30), width=2)
+    (game / "art").mkdir()
+    image.save(game / "art" / "noisy.png", compress_level=1)
+    sizes, pictures = {}, {}
+    for flag in ("", "--recompress"):
+        out = tmp_path / f"out{flag}"
+        args = ["build", "--data", str(tmp_path / "data"), "art-deck", "--lang", "en", "--paper", "a4", "--what",
+                "cards", "--out", str(out), *([flag] if flag else [])]
+        result = CliRunner().invoke(cli, args, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        pdf = out / "art-deck" / "en" / "a4" / "cards-deck.pdf"
+        sizes[flag] = pdf.stat().st_size
+        document = pdfium.PdfDocument(pdf)
+        pictures[flag] = document[0].render(scale=DPI / 72).to_pil().convert("RGB").tobytes()
+        document.close()
+    assert sizes["--recompress"] < sizes[""] * 0.9, sizes
+    assert pictures["--recompress"] == pictures[""]

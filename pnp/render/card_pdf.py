@@ -26,6 +26,7 @@ class PrintOptions:
     duplex_edge: Literal["long", "short"] = "long"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     only: tuple[str, ...] = ()
+    recompress: bool = False  # PNG art re-deflated at level 9 instead of copied as it is
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
         plan = plan_fold_sheet(paper, card, bleed_mm=options.bleed_mm)
     else:
         plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm)
-    painter = make_painter(fontset, game, ink_saver=variant == "lowink")
+    painter = make_painter(fontset, game, ink_saver=variant == "lowink", recompress=options.recompress)
     renderer = DeckRenderer(bound, painter)
     copies: Sequence = expand_copies(bound, options.only)
     sheet_options = SheetOptions(

@@ -83,6 +83,7 @@ class FacePainter:
     fontset: FontSet
     icons: IconShelf
     ink_saver: bool = False
+    recompress: bool = False  # re-deflate pass-through PNG data at level 9: smaller files, slower builds
     issues: list[TextIssue] = field(default_factory=list)
     _fits: dict[tuple, object] = field(default_factory=dict, repr=False)
 
@@ -212,7 +213,7 @@ class FacePainter:
     def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
         v = element.values
         x, y, w, h = self._box(v, trim, art_bleed_box(trim, bleed) if v.get("bleed") else None)
-        draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"))
+        draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"), recompress=self.recompress)
 
     def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
         from pnp.render.patterns import draw_pattern
