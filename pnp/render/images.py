@@ -13,7 +13,6 @@ and modification time only tell us when to compute it again.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import struct
@@ -26,6 +25,7 @@ from typing import Literal
 
 from PIL import Image
 
+from pnp.load.digests import digest_of_bytes
 from pnp.render.pdf_images import FileRanges, ImageStream, Spool, draw_registered, register_image
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -165,7 +165,7 @@ _MADE: dict[tuple[str, bool], tuple[ImageStream, ImageStream | None]] = {}
 
 
 def _analyse(path: Path, data: bytes, signature: tuple[int, int]) -> SourceImage:
-    digest = hashlib.sha256(data).hexdigest()
+    digest = digest_of_bytes(path, signature, data)
     if data.startswith(PNG_SIGNATURE):
         return _analyse_png(path, data, digest, signature)
     if data.startswith(b"\xff\xd8"):

@@ -14,11 +14,12 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
 import pnp
+from pnp.load.digests import digest_of
 from pnp.render.faces import TextIssue
 from pnp.write.atomic import atomic_write
 
@@ -48,15 +49,8 @@ def tool_fingerprint() -> str:
     return digest.hexdigest()
 
 
-@lru_cache(maxsize=4096)
-def _file_digest_cached(path: str, size: int, mtime_ns: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def _file_digest(path: Path) -> str:
-    # the content is what counts; (size, mtime) only keys the in-process memo
-    stat = path.stat()
-    return _file_digest_cached(str(path), stat.st_size, stat.st_mtime_ns)
+    return digest_of(path)
 
 
 def files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
