@@ -20,6 +20,7 @@ from pnp.render.fonts import FontSet, prepare_fonts
 from pnp.render.images import ART_BLEED_MM, ImageFormatError, inspect_image, printed_dpi
 from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.textbox import parse_card_markup
+from pnp.render.vector_art import load_svg
 from pnp.rules.base import GameRules
 
 DEFAULT_FACE = {"cards": "default-face", "tokens": "token-face"}
@@ -144,7 +145,7 @@ def _warn_safe_zone(layout: Layout, component: Component, report: Report) -> Non
                        Path(layout.path), element.line, "move the box inside the safe zone")
 
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG", ".svg", ".SVG")
 
 
 def _prepare_image(game: Game, component: Component, card: Card, element: Resolved, report: Report) -> None:
@@ -162,8 +163,13 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
         raise DataError(f"card {card.id!r}: {exc}", *where) from None
     path = next((p for p in candidates if p.is_file()), None)
     if not src or path is None:
-        tried = f"{src}.png, .jpg or .jpeg" if src and not Path(src).suffix else repr(src)
+        tried = f"{src}.png, .jpg, .jpeg or .svg" if src and not Path(src).suffix else repr(src)
         raise DataError(f"card {card.id!r}: image {tried} not found", *where, "add the file, or fix the path")
+    if path.suffix.lower() == ".svg":
+        # vector art: no pixels to count, so no resolution warning
+        drawing = load_svg(path)
+        element.values.update(src=path, pixel_size=(drawing.width, drawing.height), vector=True)
+        return
     try:
         source = inspect_image(path)
     except (ImageFormatError, OSError) as exc:

@@ -20,6 +20,7 @@ from pnp.render.fonts import FontSet
 from pnp.render.images import art_bleed_box, draw_image
 from pnp.render.linebreak import Icon as InlineIcon
 from pnp.render.textbox import draw_fit, fit_text, parse_card_markup
+from pnp.render.vector_art import draw_svg
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
 DEFAULT_TEXT_COLOUR = "#1a1a1a"
@@ -213,6 +214,9 @@ class FacePainter:
     def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
         v = element.values
         x, y, w, h = self._box(v, trim, art_bleed_box(trim, bleed) if v.get("bleed") else None)
+        if v.get("vector"):
+            draw_svg(canvas, v["src"], x, y, w, h, v.get("fit", "cover"))
+            return
         draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"), recompress=self.recompress)
 
     def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:

@@ -121,6 +121,10 @@ def draw_icon(canvas: Any, icon: Icon, x: float, y: float, size: float, colour: 
         # reportlab parks bookkeeping attributes on the nodes while it draws, so a
         # drawing shared across threads must not be drawn by two of them at once.
         with _RENDER_LOCK:
+            # renderPDF starts from Helvetica unless told otherwise, which would put an unembedded
+            # font reference into every page with an icon: start from the canvas's embedded font
+            drawing.initialFontName = canvas._fontname
+            drawing.initialFontSize = canvas._fontsize
             renderPDF.draw(drawing, canvas, 0, 0)
     finally:
         canvas.restoreState()

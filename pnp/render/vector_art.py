@@ -1,0 +1,69 @@
+"""SVG card art, drawn as vectors with svglib.
+
+Text inside an SVG would print in a font reportlab does not embed, which a
+print shop rejects, so such art is refused with a message to convert its
+text to paths.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from pathlib import Path
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing, Group, String
+from svglib.svglib import svg2rlg
+
+from pnp.diagnostics import DataError
+
+_LOCK = threading.Lock()
+_DRAWINGS: dict[str, Drawing] = {}
+
+
+def load_svg(path: Path) -> Drawing:
+    """Parse once per process; a broken file or one with text is a data error."""
+    key = str(path.resolve())
+    with _LOCK:
+        known = _DRAWINGS.get(key)
+    if known is not None:
+        return known
+    try:
+        drawing = svg2rlg(io.BytesIO(path.read_bytes()))
+    except Exception as exc:  # svglib raises many kinds of errors on bad input
+        raise DataError(f"SVG {path.name} cannot be read: {exc}", path) from None
+    if drawing is None or not drawing.width or not drawing.height:
+        raise DataError(f"SVG {path.name} has no drawable size", path, None,
+                        "give the <svg> element a width and height or a viewBox")
+    if any(isinstance(node, String) for node in _walk(drawing)):
+        raise DataError(f"SVG {path.name} contains text, which would print in an unembedded font", path, None,
+                        "convert the text to paths in your drawing program (Inkscape: Path > Object to Path)")
+    with _LOCK:
+        _DRAWINGS[key] = drawing
+    return drawing
+
+
+def _walk(node) -> list:
+    found = [node]
+    if isinstance(node, Group | Drawing):
+        for child in node.contents:
+            found.extend(_walk(child))
+    return found
+
+
+def draw_svg(canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "cover") -> None:
+    """Scale to cover or contain the box, centred and clipped to it, as raster art is."""
+    drawing = load_svg(path)
+    scale = (max if fit == "cover" else min)(w / drawing.width, h / drawing.height)
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(x, y, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
+    canvas.scale(scale, scale)
+    with _LOCK:
+        # renderPDF starts from Helvetica unless told otherwise: an unembedded font a print shop rejects
+        drawing.initialFontName = canvas._fontname
+        drawing.initialFontSize = canvas._fontsize
+        renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.restoreState()

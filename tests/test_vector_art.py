@@ -1,0 +1,65 @@
+"""SVG card art prints as vectors; SVG text, which would need an unembedded font, is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import cli
+
+CIRCLE = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="140" viewBox="0 0 100 140">'
+          '<rect width="100" height="140" fill="#ffffff"/><circle cx="50" cy="70" r="40" fill="#d01010"/></svg>')
+WITH_TEXT = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="140">'
+             '<text x="10" y="20" font-family="Helvetica">Hello</text></svg>')
+LAYOUT = 'description = "art"\n\n[[element]]\ntype = "image"\nsrc = "art/{name}"\nfit = "contain"\n'
+
+
+@pytest.fixture()
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["new", "svg-game"]).exit_code == 0
+    folder = tmp_path / "data" / "svg-game"
+    (folder / "art").mkdir()
+    (folder / "layouts").mkdir()
+    manifest = folder / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        'cards = "cards/deck.csv"', 'cards = "cards/deck.csv"\nface = "art-face"'), encoding="utf-8")
+    return folder
+
+
+def use(game: Path, name: str, svg: str) -> None:
+    (game / "art" / name).write_text(svg, encoding="utf-8")
+    (game / "layouts" / "art-face.toml").write_text(LAYOUT.format(name=name), encoding="utf-8")
+
+
+def test_svg_art_is_drawn_as_vectors(game: Path, tmp_path: Path) -> None:
+    use(game, "circle.svg", CIRCLE)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", "svg-game", "--what", "cards", "--paper", "a4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    pdf = out / "svg-game" / "en" / "a4" / "cards-deck.pdf"
+    page = PdfReader(pdf).pages[0]
+    xobjects = page["/Resources"].get("/XObject") or {}
+    assert not [x for x in xobjects.values() if x.get_object()["/Subtype"] == "/Image"]
+    assert b"/Helvetica" not in pdf.read_bytes()
+    # the first card's trim centre (A4, poker 3×3 abutting: trims start 9.75 mm from the left and
+    # 15.15 mm from the bottom) is inside the red circle
+    document = pdfium.PdfDocument(pdf)
+    image = document[0].render(scale=100 / 72).to_pil().convert("RGB")
+    document.close()
+    x_mm, y_mm = 9.75 + 63.5 / 2, 297 - (15.15 + 2 * 88.9 + 88.9 / 2)
+    red, green, blue = image.getpixel((round(x_mm * 100 / 25.4), round(y_mm * 100 / 25.4)))
+    assert red > 180 and green < 60 and blue < 60
+
+
+def test_svg_with_text_is_refused_by_check(game: Path) -> None:
+    use(game, "words.svg", WITH_TEXT)
+    result = CliRunner().invoke(cli, ["check", "svg-game"])
+    assert result.exit_code == 1
+    assert "contains text, which would print in an unembedded font" in result.output
+    assert "art-face.toml" in result.output
+    assert "Traceback" not in result.output
