@@ -178,6 +178,7 @@ def make_card_art(game: Game, rules: GameRules, lang: str, report: Report) -> Ca
 class CardSlot:
     card: str
     highlight: bool = False  # drawn with a coloured frame: the goal card, a card set aside
+    dim: bool = False  # drawn faded: a card lying face down at the end of a trick
 
 
 @dataclass(frozen=True)
@@ -290,8 +291,47 @@ def _solve_figure(game: Game, example: Example, result: Mapping[str, Any]) -> Fi
     return FigureSpec((hand, tuple(layout)))
 
 
+def _trick_figure(game: Game, example: Example, result: Mapping[str, Any]) -> FigureSpec:
+    """The cards in play order, each under its player's name when the example names players; the
+    winner's card framed, the others faded (in Take Over That Job they end face down)."""
+    plays = _cards_in(game, example.inputs.get("plays"))
+    if not plays or "winner" not in result:
+        return _generic_figure(game, example, result)
+    names = example.inputs.get("players")
+    names = names if isinstance(names, list) and len(names) == len(plays) else None
+    winner = result["winner"]
+    if isinstance(winner, str) and names and winner in names:
+        winner_index = names.index(winner)
+    elif isinstance(winner, int) and 0 <= winner < len(plays):
+        winner_index = winner
+    else:
+        return _generic_figure(game, example, result)
+    groups: list[Group] = []
+    trump = example.inputs.get("trump")
+    if isinstance(trump, str) and game.card(f"marker-{trump}") is not None:
+        groups.append((CardSlot(f"marker-{trump}"),))  # the trump marker, as it lies on the table
+    for index, card in enumerate(plays):
+        slot = CardSlot(card, highlight=index == winner_index, dim=index != winner_index)
+        groups.append((Label(str(names[index])), slot) if names else (slot,))
+    if names:  # without names the framed card says it all; a bare seat number would be misread
+        groups.append((Label("\u2192 " + str(names[winner_index]), bold=True),))
+    return FigureSpec((tuple(groups),))
+
+
+def _follow_figure(game: Game, example: Example, result: Mapping[str, Any]) -> FigureSpec:
+    """The lead card, then the hand: the cards that may be played framed, the others faded."""
+    lead = _cards_in(game, example.inputs.get("lead"))
+    hand = _cards_in(game, example.inputs.get("hand"))
+    legal = set(_cards_in(game, result.get("legal", [])))
+    if len(lead) != 1 or not hand:
+        return _generic_figure(game, example, result)
+    return FigureSpec((((CardSlot(lead[0]),), (Label("\u25b6"),),
+                        tuple(CardSlot(card, highlight=card in legal, dim=card not in legal) for card in hand)),))
+
+
 #: example kind -> figure builder; kinds not listed get the generic figure
-FIGURES = {"operation": _operation_figure, "solve": _solve_figure}
+FIGURES = {"operation": _operation_figure, "solve": _solve_figure, "trick": _trick_figure,
+           "follow": _follow_figure}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -391,6 +431,11 @@ class FigureFlowable(Flowable):
             for placed in line.items:
                 if isinstance(placed.item, CardSlot):
                     self.art.draw(canvas, placed.item.card, placed.x, bottom, self._card)
+                    if placed.item.dim:
+                        canvas.saveState()
+                        canvas.setFillColor(white, alpha=0.55)
+                        canvas.rect(placed.x, bottom, self._card, self._card_height, stroke=0, fill=1)
+                        canvas.restoreState()
                     if placed.item.highlight:
                         canvas.saveState()
                         canvas.setStrokeColor(HIGHLIGHT)
