@@ -131,7 +131,7 @@ def test_missing_image_names_the_card(tmp_path: Path) -> None:
     result = run(tmp_path, "check")
     assert result.exit_code == 1
     assert "card 'gone': image 'art/gone.png' not found" in result.output
-    assert "card 'nameless': image images/nameless.png, .jpg or .jpeg not found" in result.output
+    assert "card 'nameless': image images/nameless.png, .jpg, .jpeg or .svg not found" in result.output
     assert "card 'here'" not in result.output
 
 
