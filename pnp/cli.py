@@ -88,10 +88,13 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 @click.option("--only", "only", multiple=True, metavar="CARD-ID",
               help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it.")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
-@click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="How your printer flips duplex pages.")
-@click.option("--back-offset", type=OffsetParam(), default="0,0", metavar="X,Y", show_default=True,
-              help="Shift backs by X,Y mm to cancel duplex drift (read it off `pnp calibrate`).")
+@click.option("--duplex-edge", type=click.Choice(["long", "short"]), default=None,
+              help="How your printer flips duplex pages (default: long, or the printer profile's).")
+@click.option("--back-offset", type=OffsetParam(), default=None, metavar="X,Y",
+              help="Shift backs by X,Y mm to cancel duplex drift, read off `pnp calibrate` (default: 0,0, "
+                   "or the printer profile's).")
+@click.option("--printer", default=None, metavar="NAME",
+              help="Use a printer profile from printers.toml (duplex edge and back offset).")
 @click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed, and a contact sheet.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Processes to build with (default: the number of cores).")
@@ -101,14 +104,15 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
 def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str,
-          back_offset: tuple[float, float], png: bool, jobs: int | None, force: bool, recompress: bool,
-          out: Path) -> None:
+          what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str | None,
+          back_offset: tuple[float, float] | None, printer: str | None, png: bool, jobs: int | None, force: bool,
+          recompress: bool, out: Path) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
-    from pnp.commands.build import BuildRequest, run_build
+    from pnp.commands.build import BuildRequest, printer_settings, run_build
     from pnp.render.card_pdf import PrintOptions
     from pnp.write.jobs import BuildOptions
 
+    duplex_edge, back_offset = printer_settings(printer, duplex_edge, back_offset)
     options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
                                               back_offset_mm=back_offset, only=only, recompress=recompress),
                            png=png or "png" in what, force=force)

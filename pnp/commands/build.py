@@ -28,6 +28,24 @@ class BuildRequest:
     jobs: int | None = None
 
 
+def printer_settings(printer: str | None, duplex_edge: str | None,
+                     back_offset: tuple[float, float] | None) -> tuple[str, tuple[float, float]]:
+    """Flags win over the printer profile, which wins over the defaults (long edge, no offset)."""
+    profile = None
+    if printer is not None:
+        from pnp.diagnostics import DataError
+        from pnp.load.printers import load_profile
+
+        try:
+            profile = load_profile(printer)
+        except DataError as exc:
+            click.echo(exc.diagnostic.format(Path.cwd()), err=True)
+            raise SystemExit(2) from None
+    edge = duplex_edge or (profile.duplex_edge if profile else None) or "long"
+    offset = back_offset or (profile.back_offset if profile else None) or (0.0, 0.0)
+    return edge, offset
+
+
 def documents_for(game, rules, what: tuple[str, ...]) -> list[str]:
     """The documents a game can have: a rulebook needs rule texts, an aid needs aid tables."""
     from pnp.render.ruletext import has_rule_texts

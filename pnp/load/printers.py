@@ -1,0 +1,65 @@
+"""Printer profiles: the duplex offset a user measured once, kept by name.
+
+A printer's drift does not change between builds, so typing ``--back-offset``
+every time invites mistakes. ``printers.toml`` in the current folder (or
+``~/.config/pnp/printers.toml``) holds one table per printer:
+
+    [office]
+    duplex_edge = "long"
+    back_offset = [1.5, -0.5]   # mm, as read off `pnp calibrate`
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnp.diagnostics import DataError
+from pnp.load.toml_lines import load_toml
+
+PROFILE_KEYS = {"duplex_edge", "back_offset", "description"}
+
+
+@dataclass(frozen=True)
+class PrinterProfile:
+    name: str
+    duplex_edge: str | None
+    back_offset: tuple[float, float] | None
+
+
+def profile_files() -> list[Path]:
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pnp" / "printers.toml"
+    return [path for path in (Path.cwd() / "printers.toml", config) if path.is_file()]
+
+
+def load_profile(name: str) -> PrinterProfile:
+    """The named profile from the first printers.toml that has it; a clear error otherwise."""
+    files = profile_files()
+    for path in files:
+        doc = load_toml(path)
+        table = doc.data.get(name)
+        if table is None:
+            continue
+        line = doc.line_of(name)
+        if not isinstance(table, dict):
+            raise DataError(f"printer {name!r} must be a table", path, line)
+        unknown = set(table) - PROFILE_KEYS
+        if unknown:
+            raise DataError(f"printer {name!r}: unknown key(s) {', '.join(sorted(unknown))}", path, line,
+                            f"use: {', '.join(sorted(PROFILE_KEYS))}")
+        edge = table.get("duplex_edge")
+        if edge is not None and edge not in ("long", "short"):
+            raise DataError(f"printer {name!r}: duplex_edge must be \"long\" or \"short\", found {edge!r}", path,
+                            doc.line_of(name, "duplex_edge"))
+        offset = table.get("back_offset")
+        if offset is not None:
+            if (not isinstance(offset, list) or len(offset) != 2
+                    or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in offset)):
+                raise DataError(f"printer {name!r}: back_offset must be [x, y] in mm, found {offset!r}", path,
+                                doc.line_of(name, "back_offset"), "write back_offset = [1.5, -0.5]")
+            offset = (float(offset[0]), float(offset[1]))
+        return PrinterProfile(name, edge, offset)
+    where = ", ".join(str(p) for p in files) or "no printers.toml in this folder or ~/.config/pnp/"
+    raise DataError(f"no printer profile {name!r} ({where})", None, None,
+                    f"add a [{name}] table with duplex_edge and back_offset to printers.toml")

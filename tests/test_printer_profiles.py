@@ -1,0 +1,55 @@
+"""A printer profile carries the measured back offset, so users don't retype it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import cli
+
+DATA = str(Path(__file__).resolve().parent.parent / "data")
+PT_PER_MM = 72 / 25.4
+
+
+def back_trim_left_mm(out: Path) -> float:
+    pdf = out / "take-over-that-job" / "en" / "a4" / "cards-markers.pdf"
+    return float(PdfReader(pdf).pages[1].trimbox.left) / PT_PER_MM
+
+
+def build(out: Path, *extra: str) -> str:
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "take-over-that-job", "--lang", "en", "--paper", "a4",
+                                      "--what", "cards", "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_profile_offset_moves_the_backs_and_a_flag_overrides_it(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "printers.toml").write_text('[office]\nduplex_edge = "long"\nback_offset = [1.5, -0.5]\n',
+                                            encoding="utf-8")
+    build(tmp_path / "plain")
+    build(tmp_path / "profile", "--printer", "office")
+    build(tmp_path / "flag", "--printer", "office", "--back-offset", "0,0")
+    plain = back_trim_left_mm(tmp_path / "plain")
+    assert back_trim_left_mm(tmp_path / "profile") - plain == pytest.approx(1.5, abs=0.01)
+    assert back_trim_left_mm(tmp_path / "flag") == pytest.approx(plain, abs=0.01)
+
+
+def test_unknown_profile_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "nope"])
+    assert result.exit_code == 2
+    assert "no printer profile 'nope'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_profile_value_names_the_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "printers.toml").write_text('[office]\nduplex_edge = "sideways"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "office"])
+    assert result.exit_code == 2
+    assert "printers.toml:2: error: printer 'office': duplex_edge must be" in result.output
