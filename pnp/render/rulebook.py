@@ -177,8 +177,10 @@ def column_widths(rows: Sequence[Sequence[Runs]], style: BodyStyle, fontset: Fon
     if total <= width:
         if not fill:
             return natural
-        extra = (width - total) / max(columns, 1)
-        return [n + extra for n in natural]
+        # stretch only the columns that carry text: a rank column ("1", "K") keeps its natural width
+        wide = [i for i in range(columns) if natural[i] > min(natural) * 1.5] or list(range(columns))
+        extra = (width - total) / len(wide)
+        return [n + extra if i in wide else n for i, n in enumerate(natural)]
     # Columns narrower than a fair share keep their natural width (a "K" or "偶数" column never wraps);
     # the others share what is left in proportion to their natural widths, but never below their minimum.
     widths: list[float | None] = [None] * columns
@@ -204,6 +206,7 @@ def grid_table(rows: Sequence[Sequence[Runs]], fontset: FontSet, style: BodyStyl
                first_column_bold: bool = False) -> Table:
     """A ruled table of kinsoku paragraphs; the header repeats on every page the table spans."""
     columns = max((len(row) for row in rows), default=1)
+    first_column_bold = first_column_bold and columns > 1  # a one-column table is all "first column"
     styled = [
         [_emboldened(row[col] if col < len(row) else (), (header and r == 0) or (first_column_bold and col == 0))
          for col in range(columns)]
