@@ -205,3 +205,13 @@ def test_example_placement_in_paragraph_and_body(game: Game) -> None:
     solve = next(ref for ref in text.examples if ref.example == "hand-highest-sum")
     assert isinstance(solve, ExampleRef) and len(solve.body) == 1
     assert "reached in 2 ways" in plain(solve.body[0].runs)  # two layouts reach 22 (examples.toml, by hand)
+
+
+def test_a_japanese_line_break_before_a_digit_adds_no_space(copy: Path) -> None:
+    path = copy / "rules" / "ja.md"
+    source = path.read_text(encoding="utf-8")
+    old = "- 勝者はそれぞれ2点を得ます。"
+    assert old in source
+    path.write_text(source.replace(old, "- 勝者はそれぞれ\n2点を得ます。", 1), encoding="utf-8")
+    text, _ = render(load(copy), "ja")
+    assert "勝者はそれぞれ2点を得ます。" in paragraph_texts(text)

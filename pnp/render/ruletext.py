@@ -636,7 +636,9 @@ def _join_soft_breaks(runs: list[Text]) -> list[Text]:
             continue
         before = next((r.text[-1] for r in reversed(runs[:index]) if r.text and r.text != _SOFT_BREAK), "")
         after = next((r.text[0] for r in runs[index + 1:] if r.text and r.text != _SOFT_BREAK), "")
-        result.append(Text("" if before and after and is_cjk(before) and is_cjk(after) else " ", run.style))
+        # Japanese puts no space where a source line breaks, even before a digit or a Latin word
+        # ("です。\n6人" is one sentence run on): drop it when either neighbour is CJK
+        result.append(Text("" if (before and is_cjk(before)) or (after and is_cjk(after)) else " ", run.style))
     return result
 
 
