@@ -313,8 +313,27 @@ def test_card_texts_are_generated_in_both_languages() -> None:
     assert japanese["pressure-floor"]["text"] == (
         "作動条件：第1～7トリック（6人プレイでは第1～6トリック）\n"
         "脱落条件：カードを12枚以上獲得しているプレイヤーは脱落する。")
-    assert japanese["colour-scanner"]["removal"] == \
-        "赤のカードを5枚以上獲得している、または青のカードを5枚以上獲得しているプレイヤーは脱落する。"
+    # the removal texts of the 8 cards in cards/surveillance.csv, written out by hand
+    assert {card: english[card]["removal"] for card in surveillance_ids} == {
+        "laser-grid": "A player who has won 4 or more cards of the trump suit is removed.",
+        "pressure-floor": "A player who has won 12 or more cards is removed.",
+        "vault-camera": "A player who has won cards whose numbers total 60 or more is removed.",
+        "guard-dog": "A player who has won 3 or more cards numbered 10 is removed.",
+        "motion-sensor": "A player who took cards numbered 1 and 10 in this trick is removed.",
+        "alarm-bell": "A player who won this trick with a card of the trump suit and a total of 25 or more is removed.",
+        "colour-scanner": "A player who has won 5 or more red cards or 5 or more blue cards is removed.",
+        "night-patrol": "A player who has won 4 or more yellow cards and 2 or more cards of the trump suit is removed.",
+    }
+    assert {card: japanese[card]["removal"] for card in surveillance_ids} == {
+        "laser-grid": "切札のスートのカードを4枚以上獲得しているプレイヤーは脱落する。",
+        "pressure-floor": "カードを12枚以上獲得しているプレイヤーは脱落する。",
+        "vault-camera": "獲得したカードの数字の合計が60以上のプレイヤーは脱落する。",
+        "guard-dog": "10のカードを3枚以上獲得しているプレイヤーは脱落する。",
+        "motion-sensor": "このトリックで1と10のカードを両方獲得したプレイヤーは脱落する。",
+        "alarm-bell": "切札のスートのカードを出して、数字の合計が25以上のこのトリックに勝ったプレイヤーは脱落する。",
+        "colour-scanner": "赤のカードを5枚以上か、青のカードを5枚以上獲得しているプレイヤーは脱落する。",
+        "night-patrol": "黄のカードを4枚以上、かつ切札のスートのカードを2枚以上獲得しているプレイヤーは脱落する。",
+    }
 
 
 def test_aid_tables() -> None:

@@ -232,28 +232,223 @@ def test_colours_named() -> None:
 
 
 # ----------------------------------------------------------------- texts
+#
+# Every sentence below is written by hand from the phrasing rules in
+# pnp/rules/surveillance.py (one subject; shared words said once; en "and" /
+# "or", ja 「…し、かつ…」 / 「…か、…」; the subject repeated when and/or nest).
+
+
+def english(text: str) -> str:
+    return describe_removal(parse_removal(text, COLOURS), "en", str)
+
+
+def japanese(text: str) -> str:
+    return describe_removal(parse_removal(text, COLOURS), "ja", JA_COLOURS.__getitem__)
+
+
+SINGLE_TERMS = [
+    # counts by colour, trump suit and number, through every comparison
+    ("won(red) >= 3",
+     "A player who has won 3 or more red cards is removed.",
+     "赤のカードを3枚以上獲得しているプレイヤーは脱落する。"),
+    ("won(trump) > 3",
+     "A player who has won 4 or more cards of the trump suit is removed.",
+     "切札のスートのカードを4枚以上獲得しているプレイヤーは脱落する。"),
+    ("won(number=7) < 3",
+     "A player who has won 2 or fewer cards numbered 7 is removed.",
+     "7のカードを2枚以下獲得しているプレイヤーは脱落する。"),
+    ("count(won) <= 2",
+     "A player who has won 2 or fewer cards is removed.",
+     "カードを2枚以下獲得しているプレイヤーは脱落する。"),
+    ("won(blue) == 1",
+     "A player who has won exactly 1 blue card is removed.",
+     "青のカードをちょうど1枚獲得しているプレイヤーは脱落する。"),
+    # at most none: said as none, not "0 or fewer"
+    ("won(red) == 0",
+     "A player who has won no red cards is removed.",
+     "赤のカードを1枚も獲得していないプレイヤーは脱落する。"),
+    ("count(won) < 1",
+     "A player who has won no cards is removed.",
+     "カードを1枚も獲得していないプレイヤーは脱落する。"),
+    # totals of the won pile
+    ("sum(won) >= 60",
+     "A player who has won cards whose numbers total 60 or more is removed.",
+     "獲得したカードの数字の合計が60以上のプレイヤーは脱落する。"),
+    ("sum(won) < 10",
+     "A player who has won cards whose numbers total 9 or less is removed.",
+     "獲得したカードの数字の合計が9以下のプレイヤーは脱落する。"),
+    ("sum(won) == 27",
+     "A player who has won cards whose numbers total exactly 27 is removed.",
+     "獲得したカードの数字の合計がちょうど27のプレイヤーは脱落する。"),
+    # the trick just played
+    ("trick.total > 29",
+     "A player who won this trick with a total of 30 or more is removed.",
+     "数字の合計が30以上のこのトリックに勝ったプレイヤーは脱落する。"),
+    ("trick.total <= 15",
+     "A player who won this trick with a total of 15 or less is removed.",
+     "数字の合計が15以下のこのトリックに勝ったプレイヤーは脱落する。"),
+    ("trick.contains(1)",
+     "A player who took a card numbered 1 in this trick is removed.",
+     "このトリックで1のカードを獲得したプレイヤーは脱落する。"),
+    ("winner.played(trump)",
+     "A player who won this trick with a card of the trump suit is removed.",
+     "切札のスートのカードを出してこのトリックに勝ったプレイヤーは脱落する。"),
+    ("winner.played(number=7)",
+     "A player who won this trick with a card numbered 7 is removed.",
+     "7のカードを出してこのトリックに勝ったプレイヤーは脱落する。"),
+]
+
+SHARED_WORDS = [
+    # counts share "has won" / 獲得している
+    ("won(yellow) >= 4 and won(trump) >= 2",
+     "A player who has won 4 or more yellow cards and 2 or more cards of the trump suit is removed.",
+     "黄のカードを4枚以上、かつ切札のスートのカードを2枚以上獲得しているプレイヤーは脱落する。"),
+    ("won(red) >= 5 or won(blue) >= 5",
+     "A player who has won 5 or more red cards or 5 or more blue cards is removed.",
+     "赤のカードを5枚以上か、青のカードを5枚以上獲得しているプレイヤーは脱落する。"),
+    ("won(red) >= 1 and won(blue) >= 1 and won(green) >= 1",
+     "A player who has won 1 or more red cards, 1 or more blue cards and 1 or more green cards is removed.",
+     "赤のカードを1枚以上、青のカードを1枚以上、かつ緑のカードを1枚以上獲得しているプレイヤーは脱落する。"),
+    ("won(red) >= 5 or won(blue) >= 5 or won(green) >= 5",
+     "A player who has won 5 or more red cards, 5 or more blue cards or 5 or more green cards is removed.",
+     "赤のカードを5枚以上か、青のカードを5枚以上か、緑のカードを5枚以上獲得しているプレイヤーは脱落する。"),
+    # brackets that change nothing are dropped
+    ("won(red) >= 1 and (won(blue) >= 1 and won(green) >= 1)",
+     "A player who has won 1 or more red cards, 1 or more blue cards and 1 or more green cards is removed.",
+     "赤のカードを1枚以上、青のカードを1枚以上、かつ緑のカードを1枚以上獲得しているプレイヤーは脱落する。"),
+    # English lists a total under "has won"; Japanese has a clause for it. "60 or more, or" takes a comma
+    ("sum(won) >= 60 and count(won) >= 12",
+     "A player who has won cards whose numbers total 60 or more and 12 or more cards is removed.",
+     "獲得したカードの数字の合計が60以上で、かつカードを12枚以上獲得しているプレイヤーは脱落する。"),
+    ("sum(won) >= 60 or count(won) >= 12",
+     "A player who has won cards whose numbers total 60 or more, or 12 or more cards is removed.",
+     "獲得したカードの数字の合計が60以上か、カードを12枚以上獲得しているプレイヤーは脱落する。"),
+    ("won(red) == 0 and count(won) >= 10",
+     "A player who has won no red cards and 10 or more cards is removed.",
+     "赤のカードを1枚も獲得しておらず、かつカードを10枚以上獲得しているプレイヤーは脱落する。"),
+    # "this trick" said once
+    ("trick.contains(1) and trick.contains(10)",
+     "A player who took cards numbered 1 and 10 in this trick is removed.",
+     "このトリックで1と10のカードを両方獲得したプレイヤーは脱落する。"),
+    ("trick.contains(1) or trick.contains(10)",
+     "A player who took a card numbered 1 or 10 in this trick is removed.",
+     "このトリックで1か10のカードを獲得したプレイヤーは脱落する。"),
+    ("trick.contains(1) and trick.contains(5) and trick.contains(10)",
+     "A player who took cards numbered 1, 5 and 10 in this trick is removed.",
+     "このトリックで1と5と10のカードをすべて獲得したプレイヤーは脱落する。"),
+    ("winner.played(trump) and trick.total >= 25",
+     "A player who won this trick with a card of the trump suit and a total of 25 or more is removed.",
+     "切札のスートのカードを出して、数字の合計が25以上のこのトリックに勝ったプレイヤーは脱落する。"),
+    ("trick.total >= 25 or winner.played(trump)",
+     "A player who won this trick with a total of 25 or more, or a card of the trump suit is removed.",
+     "数字の合計が25以上か、切札のスートのカードを出してこのトリックに勝ったプレイヤーは脱落する。"),
+    ("trick.total >= 20 and trick.total <= 25",
+     "A player who won this trick with a total of 20 or more and 25 or less is removed.",
+     "数字の合計が20以上、かつ25以下のこのトリックに勝ったプレイヤーは脱落する。"),
+    ("winner.played(trump) and trick.contains(1)",
+     "A player who won this trick with a card of the trump suit and took a card numbered 1 in it is removed.",
+     "切札のスートのカードを出して、1のカードを含むこのトリックに勝ったプレイヤーは脱落する。"),
+    ("trick.contains(1) or trick.total >= 25",
+     "A player who won this trick with a total of 25 or more, or took a card numbered 1 in it is removed.",
+     "1のカードを含むか、数字の合計が25以上のこのトリックに勝ったプレイヤーは脱落する。"),
+    # one card played: `and` describes it once, `or` lists the cards
+    ("winner.played(red) and winner.played(number=7)",
+     "A player who won this trick with a red card numbered 7 is removed.",
+     "赤の7のカードを出してこのトリックに勝ったプレイヤーは脱落する。"),
+    ("winner.played(blue) or winner.played(number=7)",
+     "A player who won this trick with a blue card or a card numbered 7 is removed.",
+     "青のカードか、7のカードを出してこのトリックに勝ったプレイヤーは脱落する。"),
+]
+
+DIFFERENT_CLAUSES = [
+    ("won(red) >= 3 and trick.contains(1)",
+     "A player who has won 3 or more red cards and took a card numbered 1 in this trick is removed.",
+     "赤のカードを3枚以上獲得しており、かつこのトリックで1のカードを獲得したプレイヤーは脱落する。"),
+    ("count(won) >= 12 or winner.played(trump)",
+     "A player who has won 12 or more cards or won this trick with a card of the trump suit is removed.",
+     "カードを12枚以上獲得しているか、切札のスートのカードを出してこのトリックに勝ったプレイヤーは脱落する。"),
+    ("won(red) >= 5 or won(blue) >= 5 or trick.contains(1)",
+     "A player who has won 5 or more red cards or 5 or more blue cards, or took a card numbered 1 in this trick "
+     "is removed.",
+     "赤のカードを5枚以上か、青のカードを5枚以上獲得しているか、このトリックで1のカードを獲得したプレイヤーは"
+     "脱落する。"),
+]
+
+NESTED = [
+    # an `or` inside an `and`: the subject is repeated (en "and who", ja のうち)
+    ("(won(red) >= 5 or won(blue) >= 5) and trick.contains(1)",
+     "A player who has won 5 or more red cards or 5 or more blue cards, and who took a card numbered 1 in this "
+     "trick, is removed.",
+     "赤のカードを5枚以上か、青のカードを5枚以上獲得しているプレイヤーのうち、このトリックで1のカードを獲得した"
+     "プレイヤーは脱落する。"),
+    ("(count(won) >= 12 or trick.contains(1)) and sum(won) >= 60",
+     "A player who has won 12 or more cards or took a card numbered 1 in this trick, and who has won cards whose "
+     "numbers total 60 or more, is removed.",
+     "カードを12枚以上獲得しているか、このトリックで1のカードを獲得したプレイヤーのうち、獲得したカードの数字の"
+     "合計が60以上のプレイヤーは脱落する。"),
+    # an `and` inside an `or` (and binds tighter): en "or who", ja …プレイヤーも、…プレイヤーも
+    ("won(red) >= 5 or won(blue) >= 5 and trick.contains(1)",
+     "A player who has won 5 or more red cards, or who has won 5 or more blue cards and took a card numbered 1 in "
+     "this trick, is removed.",
+     "赤のカードを5枚以上獲得しているプレイヤーも、青のカードを5枚以上獲得しており、かつこのトリックで1のカードを"
+     "獲得したプレイヤーも脱落する。"),
+    # the single terms beside a group are gathered into one part
+    ("(won(red) >= 1 or won(blue) >= 1) and won(green) >= 1 and won(yellow) >= 1",
+     "A player who has won 1 or more red cards or 1 or more blue cards, and who has won 1 or more green cards and "
+     "1 or more yellow cards, is removed.",
+     "赤のカードを1枚以上か、青のカードを1枚以上獲得しているプレイヤーのうち、緑のカードを1枚以上、かつ黄のカードを"
+     "1枚以上獲得しているプレイヤーは脱落する。"),
+    # a third level is bracketed
+    ("(won(red) >= 5 or trick.contains(1)) and sum(won) >= 60 or count(won) >= 20",
+     "A player who (has won 5 or more red cards or took a card numbered 1 in this trick) and has won cards whose "
+     "numbers total 60 or more, or who has won 20 or more cards, is removed.",
+     "（赤のカードを5枚以上獲得しているか、このトリックで1のカードを獲得した）、かつ獲得したカードの数字の合計が"
+     "60以上のプレイヤーも、カードを20枚以上獲得しているプレイヤーも脱落する。"),
+]
+
+
+@pytest.mark.parametrize(("text", "en", "ja"), SINGLE_TERMS + SHARED_WORDS + DIFFERENT_CLAUSES + NESTED)
+def test_removal_texts(text: str, en: str, ja: str) -> None:
+    assert english(text) == en
+    assert japanese(text) == ja
+
+
+@pytest.mark.parametrize("text", [case[0] for case in SINGLE_TERMS + SHARED_WORDS + DIFFERENT_CLAUSES + NESTED])
+def test_texts_name_the_subject_and_the_removal_once(text: str) -> None:
+    # one sentence: shared words said once, never the old "…, and has won …" run-ons
+    en, ja = english(text), japanese(text)
+    assert en.startswith("A player ") and en.endswith(" is removed.") and en.count("A player") == 1
+    assert en.count("removed") == 1 and ja.count("脱落する。") == 1 and ja.count("脱落") == 1
+    assert en.count("this trick") <= 1 and ja.count("このトリック") <= 1
+    # and joins the continuative form (「…しており、かつ」), never the plain one (「…している、かつ」)
+    assert not any(f"{plain}、かつ" in ja for plain in ("している", "した", "勝った"))
+
+
+def test_glossary_terms_are_kept() -> None:
+    assert "trump suit" in english("won(trump) >= 4") and "切札のスート" in japanese("won(trump) >= 4")
+    assert "trump suit" in english("winner.played(trump)") and "切札のスート" in japanese("winner.played(trump)")
 
 
 def test_english_texts() -> None:
-    assert describe_removal(parse_removal("won(red) >= 3", COLOURS), "en", str) == \
-        "A player who has won 3 or more red cards is removed."
-    assert describe_removal(parse_removal("won(trump) > 3", COLOURS), "en", str) == \
-        "A player who has won 4 or more trump cards is removed."
-    assert describe_removal(parse_removal("won(red) >= 5 or won(blue) >= 5", COLOURS), "en", str) == \
-        "A player who has won 5 or more red cards or has won 5 or more blue cards is removed."
+    assert english("won(red) >= 5 or won(blue) >= 5") == \
+        "A player who has won 5 or more red cards or 5 or more blue cards is removed."
     assert describe_activation(parse_activation("trick 8"), "en", (6, Activation("trick", 7, 7))) == \
         "Trick 8 only (6 players: trick 7 only)"
     assert describe_activation(parse_activation("every trick"), "en", (6, Activation("every"))) == "Every trick"
 
 
 def test_japanese_texts_use_the_glossary_terms() -> None:
-    removal = describe_removal(parse_removal("won(trump) >= 4", COLOURS), "ja", JA_COLOURS.__getitem__)
-    assert removal == "切札のスートのカードを4枚以上獲得しているプレイヤーは脱落する。"
-    mixed = describe_removal(parse_removal("won(red) >= 5 or count(won) <= 2", COLOURS), "ja",
-                             JA_COLOURS.__getitem__)
-    assert mixed == "赤のカードを5枚以上獲得している、またはカードを2枚以下獲得しているプレイヤーは脱落する。"
+    assert japanese("won(trump) >= 4") == "切札のスートのカードを4枚以上獲得しているプレイヤーは脱落する。"
+    assert japanese("won(red) >= 5 or count(won) <= 2") == \
+        "赤のカードを5枚以上か、カードを2枚以下獲得しているプレイヤーは脱落する。"
     assert describe_activation(parse_activation("tricks 1-7"), "ja", (6, Activation("range", 1, 6))) == \
         "第1～7トリック（6人プレイでは第1～6トリック）"
+
+
+def test_both_languages_come_from_one_tree() -> None:
+    # the same tree, however it was written, gives the same sentence
+    assert english("won(red)>=5 or won(blue)>=5") == english("(won(red) >= 5) or (won(blue) >= 5)")
+    assert japanese("won(red) > 4") == japanese("won(red) >= 5")
 
 
 def test_unknown_language_falls_back_to_english() -> None:
