@@ -1,0 +1,139 @@
+"""Recomputing examples.toml: tricks, following, surveillance removals, the game's end, the next leader."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pnp.model.game import Game
+from pnp.rules.base import ExampleError
+from pnp.rules.gadget_trick.play import end_of_trick, legal_plays, next_leader, trick_winner
+from pnp.rules.gadget_trick.settings import Settings
+from pnp.rules.gadget_trick.watch_cards import WatchCard, parse_card, removals
+from pnp.rules.surveillance import ConditionError, PlayedCard, PlayerView
+
+
+def run_trick(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    plays = _played(game, settings, _ids(inputs, "plays"))
+    overrides = inputs.get("as_number", {})
+    if not isinstance(overrides, dict):
+        raise ExampleError("as_number must map a play's position (from 0) to the number it counts as")
+    for position, number in overrides.items():
+        index = _int(position, "as_number position")
+        if not 0 <= index < len(plays):
+            raise ExampleError(f"as_number: there is no play {index}")
+        plays[index] = PlayedCard(plays[index].colour, _int(number, "as_number value"))
+    trump = _colour(settings, inputs.get("trump"))
+    winner = trick_winner(plays, trump)
+    result: dict[str, Any] = {"winner": winner}
+    if "leader" in inputs:
+        players = _int(inputs.get("players", len(plays)), "players")
+        result["winner_seat"] = (_int(inputs["leader"], "leader") + winner) % players
+    return result
+
+
+def run_follow(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    hand = _ids(inputs, "hand")
+    colours = {card_id: played.colour for card_id, played in zip(hand, _played(game, settings, hand),
+                                                                strict=True)}
+    lead = _played(game, settings, [str(inputs.get("lead"))])[0]
+    return {"legal": legal_plays(hand, colours, lead.colour)}
+
+
+def run_surveillance(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    players = _int(inputs.get("players"), "players")
+    trick = _int(inputs.get("trick"), "trick")
+    trump = _colour(settings, inputs.get("trump"))
+    removed_before = {_int(seat, "removed seat") for seat in inputs.get("removed", [])}
+    order = [seat for seat in _seats_from(_int(inputs.get("leader"), "leader"), players)
+             if seat not in removed_before]
+    plays = _played(game, settings, _ids(inputs, "plays"))
+    if len(plays) != len(order):
+        raise ExampleError(f"{len(order)} players in play but {len(plays)} cards played")
+    piles = inputs.get("won", [[] for _ in range(players)])
+    if not isinstance(piles, list) or len(piles) != players:
+        raise ExampleError(f"won must list one pile (a list of card ids) per seat, {players} in all")
+    winner_index = trick_winner(plays, trump)
+    winner = order[winner_index]
+    views = {}
+    for seat in range(players):
+        pile = _played(game, settings, [str(c) for c in piles[seat]])
+        took = plays if seat == winner else None
+        own = plays[order.index(seat)] if seat in order else None
+        views[seat] = PlayerView(won=pile + (plays if took else []), trump=trump, took=took, own_card=own)
+    cards = [_watch_card(game, settings, card_id) for card_id in _ids(inputs, "cards")]
+    check_order = [seat for seat in _seats_from(winner, players) if seat not in removed_before]
+    caught = removals(cards, trick, players, settings, check_order, views)
+    return {"winner": winner, "removed": [seat for _, seat in caught], "by": [card for card, _ in caught]}
+
+
+def _watch_card(game: Game, settings: Settings, card_id: str) -> WatchCard:
+    card = next((c for c in game.cards(settings.surveillance) if c.id == card_id), None)
+    if card is None:
+        raise ExampleError(f"unknown surveillance card {card_id!r}")
+    try:
+        return parse_card(card, settings.colour_order)
+    except ConditionError as exc:
+        raise ExampleError(f"surveillance card {card_id!r}: {exc}") from None
+
+
+def run_game_end(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    players = _int(inputs.get("players"), "players")
+    won_count = [_int(v, "won_count") for v in inputs.get("won_count", [0] * players)]
+    won_trump = [_int(v, "won_trump") for v in inputs.get("won_trump", [0] * players)]
+    if len(won_count) != players or len(won_trump) != players:
+        raise ExampleError(f"won_count and won_trump need one number per seat ({players})")
+    outcome = end_of_trick(
+        players=players,
+        removed={_int(seat, "removed seat") for seat in inputs.get("removed", [])},
+        trick=_int(inputs.get("trick"), "trick"),
+        length=settings.tricks_for(players),
+        last_winner=_int(inputs.get("last_winner"), "last_winner"),
+        won_count=won_count,
+        won_trump=won_trump,
+    )
+    return {"over": outcome.over, "draw": outcome.draw, "winners": list(outcome.winners)}
+
+
+def run_next_leader(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    players = _int(inputs.get("players"), "players")
+    removed = {_int(seat, "removed seat") for seat in inputs.get("removed", [])}
+    leader = next_leader(players, _int(inputs.get("winner"), "winner"), removed)
+    return {"leader": leader if leader is not None else -1}
+
+
+def _int(value: Any, what: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ExampleError(f"{what}: expected a whole number, found {value!r}") from None
+
+
+def _ids(inputs: Mapping[str, Any], key: str) -> list[str]:
+    value = inputs.get(key)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ExampleError(f"{key} must be a list of card ids")
+    return value
+
+
+def _colour(settings: Settings, value: Any) -> str:
+    if value not in settings.colour_order:
+        raise ExampleError(f"unknown colour {value!r} (colours: {', '.join(settings.colour_order)})")
+    return str(value)
+
+
+def _played(game: Game, settings: Settings, card_ids: Sequence[str]) -> list[PlayedCard]:
+    deck = {card.id: card for card in game.cards(settings.deck)}
+    if len(set(card_ids)) != len(card_ids):
+        raise ExampleError(f"a card appears twice in {list(card_ids)}")
+    played = []
+    for card_id in card_ids:
+        card = deck.get(card_id)
+        if card is None or card.colour is None or card.rank is None:
+            raise ExampleError(f"unknown trick card {card_id!r}")
+        played.append(PlayedCard(card.colour, card.rank))
+    return played
+
+
+def _seats_from(first: int, players: int) -> list[int]:
+    return [(first + step) % players for step in range(players)]

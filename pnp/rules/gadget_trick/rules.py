@@ -1,0 +1,92 @@
+"""Gadget Trick's :class:`GameRules`: each hook reads rules.toml and hands over to its module."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pnp.diagnostics import Report
+from pnp.model.game import Example, Game
+from pnp.rules import surveillance
+from pnp.rules.base import AidTable, GameRules
+from pnp.rules.gadget_trick.aids import setup_table, static_table, surveillance_and_gadget_texts
+from pnp.rules.gadget_trick.checks import (
+    check_colour_order,
+    check_gadgets,
+    check_setup,
+    check_surveillance,
+    trick_deck,
+)
+from pnp.rules.gadget_trick.examples import (
+    run_follow,
+    run_game_end,
+    run_next_leader,
+    run_surveillance,
+    run_trick,
+)
+from pnp.rules.gadget_trick.settings import read_settings, settings_or_raise
+
+
+class GadgetTrickRules(GameRules):
+    example_kinds = frozenset({"trick", "follow", "surveillance", "game-end", "next-leader"})
+
+    def check(self, game: Game, report: Report) -> None:
+        settings = read_settings(game, report)
+        if settings is None:
+            return
+        deck = trick_deck(game, settings, report)
+        if deck is None:
+            return
+        check_colour_order(game, settings, deck, report)
+        check_setup(game, settings, deck, report)
+        check_surveillance(game, settings, deck, report)
+        check_gadgets(game, settings, report)
+        for lang in game.languages:
+            if lang not in surveillance.PHRASES:
+                report.warning(f"surveillance card texts have no wording for {lang!r}; English is used",
+                               None, None, "add the language to PHRASES in pnp/rules/surveillance.py")
+
+    def run_example(self, game: Game, example: Example) -> Mapping[str, Any]:
+        settings = settings_or_raise(game)
+        runner = {
+            "trick": run_trick,
+            "follow": run_follow,
+            "surveillance": run_surveillance,
+            "game-end": run_game_end,
+            "next-leader": run_next_leader,
+        }.get(example.kind)
+        if runner is None:
+            return super().run_example(game, example)
+        return runner(game, settings, example.inputs)
+
+    def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
+        report = Report()
+        settings = read_settings(game, report)
+        if settings is None or settings.surveillance not in game.components:
+            return {}
+        return surveillance_and_gadget_texts(game, settings, lang)
+
+    def context(self, game: Game, lang: str) -> dict[str, Any]:
+        settings = read_settings(game, Report())
+        if settings is None:
+            return {}
+        counts = range(game.players[0], game.players[1] + 1)
+        return {
+            "colour_order": [game.colours[c].name(lang) if c in game.colours else c for c in settings.colour_order],
+            "normal_hand": settings.hand,
+            "normal_tricks": settings.tricks,
+            "surveillance_in_play": settings.surveillance_in_play,
+            "shift_from_trick": settings.shift_from_trick,
+            "deal": {p: {"colours": len(settings.colours_in_play(p)), "hand": settings.hand_for(p),
+                         "tricks": settings.tricks_for(p), "left": settings.hand_for(p) - settings.tricks_for(p)}
+                     for p in counts},
+        }
+
+    def aid_tables(self, game: Game, lang: str) -> list[AidTable]:
+        settings = read_settings(game, Report())
+        if settings is None:
+            return []
+        aid = settings.doc.data.get("aid", {})
+        tables = [static_table(table_id, aid.get(table_id, {}), lang) for table_id in ("trick-order", "winner", "end")]
+        tables.append(setup_table(game, settings, aid.get("setup", {}), lang))
+        return tables

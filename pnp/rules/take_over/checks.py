@@ -1,0 +1,142 @@
+"""``pnp check`` for Take Over That Job: the cards, the deal, bonuses, markers and ladders."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pnp.rules.take_over.bonuses import BONUS_EFFECTS
+from pnp.rules.take_over.stance import stance_gaps
+from pnp.rules.take_over.tables import PLAY_KEYS, TakeOverTables, section
+
+if TYPE_CHECKING:
+    from pnp.diagnostics import Report
+    from pnp.model.game import Card, Game
+
+
+class Checker:
+    def __init__(self, game: Game, tables: TakeOverTables, report: Report) -> None:
+        self.game, self.t, self.report = game, tables, report
+        self.doc = tables.doc
+
+    def at(self, *key: str | int) -> tuple[Any, int | None]:
+        return self.doc.path, self.doc.line_of(*key)
+
+    def cards(self, role: str) -> tuple[Card, ...] | None:
+        component = self.game.components.get(self.t.components.get(role, role))
+        if component is None:
+            self.report.error(f"the game has no component {self.t.components.get(role)!r} ({role})",
+                              *self.at("components", role))
+            return None
+        return component.cards
+
+    def run(self) -> None:
+        self.number_cards()
+        self.structure()
+        self.goal_cards()
+        self.bonuses()
+        self.markers()
+        self.ladders()
+        if section(self.t.data, "terms").get("provisional"):
+            self.report.note("the Japanese terms in rules.toml [terms] are our choice, not the source's "
+                             "(provisional)", *self.at("terms"))
+
+    def number_cards(self) -> None:
+        cards = self.cards("numbers")
+        if cards is None or not self.t.colours:
+            return
+        expected = {(c, n) for c in self.t.colours for n in range(self.t.number_min, self.t.number_max + 1)}
+        found: dict[tuple[str | None, int | None], int] = {}
+        for card in cards:
+            found[(card.colour, card.rank)] = found.get((card.colour, card.rank), 0) + card.count
+        total = sum(found.values())
+        if total != len(expected):
+            self.report.error(f"{total} number cards, but {len(self.t.colours)} colours x numbers "
+                              f"{self.t.number_min}-{self.t.number_max} make {len(expected)}", *self.at("numbers"))
+        for colour, number in sorted(expected):
+            if found.get((colour, number), 0) != 1:
+                self.report.error(f"number card {colour} {number} appears {found.get((colour, number), 0)} "
+                                  "times; every colour and number exactly once", *self.at("numbers"))
+        for key in sorted(set(found) - expected, key=str):
+            self.report.error(f"number card {key[0]} {key[1]} is outside {', '.join(self.t.colours)} x "
+                              f"{self.t.number_min}-{self.t.number_max}", *self.at("numbers"))
+
+    def structure(self) -> None:
+        play = self.t.play
+        if len(play) != len(PLAY_KEYS):
+            return
+        players, rounds, hand, tricks = (play[k] for k in PLAY_KEYS)
+        deck = len(self.t.colours) * (self.t.number_max - self.t.number_min + 1)
+        if players * hand != deck:
+            self.report.error(f"{players} players x {hand} cards = {players * hand}, but there are {deck} number "
+                              "cards; every card is dealt", *self.at("play", "hand_size"))
+        if tricks != hand:
+            self.report.error(f"{tricks} tricks per round, but a hand of {hand} cards plays {hand} tricks",
+                              *self.at("play", "tricks_per_round"))
+        if rounds != len(self.t.goal_numbers):
+            self.report.error(f"{rounds} rounds, but each hand aims once at each of {len(self.t.goal_numbers)} "
+                              "goal numbers", *self.at("play", "rounds"))
+        for goal in self.t.goal_numbers:
+            if not 0 <= goal <= tricks:
+                self.report.error(f"goal number {goal} cannot be met in {tricks} tricks",
+                                  *self.at("play", "goal_numbers"))
+        if tuple(self.game.players) != (players, players):
+            where = ((self.game.manifest.path, self.game.manifest.line_of("players")) if self.game.manifest
+                     else self.at("play", "players"))
+            self.report.error(f"game.toml says {self.game.players[0]}-{self.game.players[1]} players, but the "
+                              f"deal is for exactly {players}", *where)
+
+    def goal_cards(self) -> None:
+        cards = self.cards("goals")
+        players = self.t.play.get("players")
+        if cards is None or players is None:
+            return
+        by_animal: dict[str, list[int]] = {}
+        for card in cards:
+            by_animal.setdefault(card.fields.get("animal", "?"), []).extend([card.rank or 0] * card.count)
+        total = sum(len(ranks) for ranks in by_animal.values())
+        wanted = players * len(self.t.goal_numbers)
+        if total != wanted:
+            self.report.error(f"{total} goal cards, but {players} players x goals "
+                              f"{', '.join(map(str, self.t.goal_numbers))} make {wanted}",
+                              *self.at("play", "goal_numbers"))
+        if len(by_animal) != players:
+            self.report.error(f"goal cards show {len(by_animal)} animals ({', '.join(sorted(by_animal))}); "
+                              f"one set per player means {players}", *self.at("components", "goals"))
+        for animal, ranks in sorted(by_animal.items()):
+            if sorted(ranks) != sorted(self.t.goal_numbers):
+                self.report.error(f"goal cards of {animal} carry {sorted(ranks)}, expected "
+                                  f"{sorted(self.t.goal_numbers)} once each", *self.at("play", "goal_numbers"))
+
+    def bonuses(self) -> None:
+        bonuses = self.t.bonuses
+        phases = self.t.bonus_phases
+        if len(bonuses) != phases:
+            self.report.error(f"{len(bonuses)} bonuses, but {phases} bonus phases (after rounds 1-{phases}) and "
+                              "each bonus is taken exactly once", *self.at("bonus"))
+        effects = [b.effect for b in bonuses.values()]
+        for effect in BONUS_EFFECTS:
+            if effects.count(effect) != 1:
+                self.report.error(f"{effects.count(effect)} bonuses with effect {effect!r}; expected exactly 1",
+                                  *self.at("bonus"))
+        for bonus in bonuses.values():
+            if bonus.provisional:
+                self.report.note(f"bonus {bonus.id} ({bonus.name.get('en', bonus.effect)}) is our reading of an "
+                                 "unclear rule (provisional); see its meaning", *self.at("bonus", bonus.index))
+
+    def markers(self) -> None:
+        markers = section(self.t.data, "markers")
+        if markers.get("provisional"):
+            self.report.note("the 4 'trump cards' are read as two-sided colour markers (trump / disadvantaged); "
+                             "the seed does not say, so this is provisional", *self.at("markers"))
+        cards = self.cards("markers")
+        if cards is None:
+            return
+        colours = sorted(str(card.colour) for card in cards for _ in range(card.count))
+        if colours != sorted(self.t.colours):
+            self.report.error(f"marker cards cover colours {colours}; expected one per colour "
+                              f"({', '.join(self.t.colours)})", *self.at("components", "markers"))
+
+    def ladders(self) -> None:
+        for gap in stance_gaps(self.t.ladders, self.t.colours):
+            self.report.error(f"strength ladder cannot keep exactly one card face up: {gap}", *self.at("ladder"))
+            break

@@ -1,0 +1,83 @@
+"""Take Over That Job's :class:`GameRules`: each hook reads rules.toml and hands over to its module."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pnp.rules.base import AidTable, ExampleError, GameRules
+from pnp.rules.take_over.aids import bonus_aid, ladder_aid, marker_and_goal_texts, phrase_aid
+from pnp.rules.take_over.checks import Checker
+from pnp.rules.take_over.examples import run_bonus, run_trick
+from pnp.rules.take_over.tables import TakeOverTables, read_tables, section
+
+if TYPE_CHECKING:
+    from pnp.diagnostics import Report
+    from pnp.model.game import Example, Game
+
+
+class TakeOverRules(GameRules):
+    example_kinds = frozenset({"trick", "bonus"})
+
+    def tables(self, game: Game, report: Report | None = None) -> TakeOverTables | None:
+        if game.rules_data is None:
+            if report is not None:
+                report.error("take_over needs rules.toml (ladders, bonuses, phrases)", game.path)
+            return None
+        from pnp.diagnostics import Report
+
+        return read_tables(game.rules_data, report if report is not None else Report(), game.languages)
+
+    def check(self, game: Game, report: Report) -> None:
+        tables = self.tables(game, report)
+        if tables is not None:
+            Checker(game, tables, report).run()
+
+    def run_example(self, game: Game, example: Example) -> Mapping[str, Any]:
+        tables = self.tables(game)
+        if tables is None:
+            raise ExampleError("take_over examples need rules.toml")
+        if example.kind == "trick":
+            return run_trick(game, tables, example.inputs)
+        if example.kind == "bonus":
+            return run_bonus(tables, example.inputs)
+        return super().run_example(game, example)
+
+    def context(self, game: Game, lang: str) -> dict[str, Any]:
+        tables = self.tables(game)
+        if tables is None:
+            return {}
+        play = tables.play
+        goals = tables.goal_numbers
+        return {
+            **play,
+            "colours": len(tables.colours),
+            "number_min": tables.number_min,
+            "number_max": tables.number_max,
+            "number_cards": len(tables.colours) * (tables.number_max - tables.number_min + 1),
+            "goal_min": min(goals, default=0),
+            "goal_max": max(goals, default=0),
+            "goals_each": len(goals),
+            "goal_cards": play.get("players", 0) * len(goals),
+            "bonuses": len(tables.bonuses),
+            "bonus_phases": tables.bonus_phases,
+            "pass_hands": section(tables.data, "play").get("pass_hands", "left"),
+        }
+
+    def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
+        """Marker sides and the goal-card word, from rules.toml, in the card's language."""
+        tables = self.tables(game)
+        if tables is None:
+            return {}
+        return marker_and_goal_texts(game, tables, lang)
+
+    def aid_tables(self, game: Game, lang: str) -> list[AidTable]:
+        tables = self.tables(game)
+        if tables is None:
+            return []
+        return [
+            ladder_aid(tables, "lead_normal", tables.ladders.lead_normal, lang),
+            ladder_aid(tables, "lead_disadvantaged", tables.ladders.lead_disadvantaged, lang),
+            bonus_aid(tables, lang),
+            phrase_aid(tables, lang),
+        ]

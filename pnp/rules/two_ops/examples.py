@@ -1,0 +1,70 @@
+"""Recomputing examples.toml's two kinds: one operation, and a whole hand solved."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pnp.rules.base import ExampleError
+from pnp.rules.two_ops.cards import CardError, PlayingCard, parse_card
+from pnp.rules.two_ops.deck import deck_cards
+from pnp.rules.two_ops.operators import apply_operator
+from pnp.rules.two_ops.solver import solve
+from pnp.rules.two_ops.tables import TwoOpsTables
+
+if TYPE_CHECKING:
+    from pnp.model.game import Game
+
+
+def _resolve(game: Game, tables: TwoOpsTables, text: Any) -> PlayingCard:
+    """A card id from an example, checked against the game's own deck."""
+    try:
+        parsed = parse_card(text)
+    except CardError as exc:
+        raise ExampleError(str(exc)) from None
+    cards = deck_cards(game, tables)
+    if cards is None:
+        return parsed
+    card = next((c for c in cards if c.id == parsed.id), None)
+    if card is None or card.rank is None or card.colour is None:
+        raise ExampleError(f"{parsed.id} is not a card of component {tables.component!r}")
+    return PlayingCard(id=card.id, rank=card.rank, colour=card.colour)
+
+
+def _card_list(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any], key: str) -> list[PlayingCard]:
+    value = inputs.get(key)
+    if not isinstance(value, list):
+        raise ExampleError(f"inputs.{key} must be a list of card ids, got {value!r}")
+    return [_resolve(game, tables, item) for item in value]
+
+
+def run_operation(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    operator = _resolve(game, tables, inputs.get("operator"))
+    numbers = _card_list(game, tables, inputs, "numbers")
+    if len(numbers) != 2 or not operator.is_court or any(n.is_court for n in numbers):
+        raise ExampleError("an operation is one court card (inputs.operator) and two number cards "
+                           "(inputs.numbers)")
+    try:
+        operation = apply_operator(tables, operator, *numbers)
+    except CardError as exc:
+        raise ExampleError(str(exc)) from None
+    return {"value": operation.value, "relation": operation.relation, "text": operation.describe()}
+
+
+def run_solve(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    numbers = _card_list(game, tables, inputs, "numbers")
+    operators = _card_list(game, tables, inputs, "operators")
+    goal = _resolve(game, tables, inputs.get("goal"))
+    try:
+        solution = solve(tables, numbers, operators, goal)
+    except CardError as exc:
+        raise ExampleError(str(exc)) from None
+    discards = sorted({" ".join(card.id for card in a.discard) for a in solution.ties})
+    return {
+        "value": solution.value,
+        "aim": solution.aim,
+        # one id when every best layout sets aside the same card, else the sorted alternatives
+        "discard": discards[0] if len(discards) == 1 else discards,
+        "ties": len(solution.ties),
+        "operations": [op.describe() for op in solution.operations],
+    }
