@@ -109,8 +109,9 @@ def plan_cases(work: Path, image_sizes: list[int], vector_sizes: list[int], draw
                           lambda cards=cards: fixtures.vector_game(data, cards)))
         cases.append(Case("vector", "bare reportlab", cards,
                           [sys.executable, str(HERE / "reportlab_vector.py"),
-                           str(data / "bench-vector" / "cards" / "deck.csv"), str(Path(os.environ["PNP_CACHE_DIR"]) / "fonts"),
-                           str(pdfs / "bare.pdf")], pdfs / "bare.pdf"))
+                           str(data / "bench-vector" / "cards" / "deck.csv"),
+                           str(Path(os.environ["PNP_CACHE_DIR"]) / "fonts"), str(pdfs / "bare.pdf")],
+                          pdfs / "bare.pdf"))
     return cases
 
 

@@ -7,8 +7,9 @@ printed and every layout problem is known before the first page is drawn.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from pnp.model.game import Card, Component, Game
 from pnp.render.bind import Binder, BindError, Resolved, card_context, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet, prepare_fonts
+from pnp.render.forms import SidePlan, form_box, shelf_of
 from pnp.render.images import ART_BLEED_MM, ImageFormatError, inspect_image, printed_dpi
 from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.textbox import parse_card_markup
@@ -202,22 +204,87 @@ def fonts_for(texts: Iterable[str], cache_dir: Path) -> FontSet:
     return prepare_fonts(texts, cache_dir)
 
 
+_renderer_numbers = itertools.count()
+
+
 @dataclass
 class DeckRenderer:
-    """Draw callbacks for the imposition, for one bound component."""
+    """Draw callbacks for the imposition, for one bound component.
+
+    What a card's side shares with other cards of the deck is drawn once per document as a form and
+    placed wherever it repeats (pnp/render/forms.py); what is the card's own, such as its name, is
+    drawn in place. ``share_forms=False`` draws every element of every card.
+    """
 
     bound: BoundComponent
     painter: FacePainter
+    share_forms: bool = True
+    _plans: dict[tuple, SidePlan] = field(default_factory=dict, repr=False)
+    _slots: dict[str, set[Rect]] = field(default_factory=dict, repr=False)  # trims drawn at, by side
+    _sheet_known: set[str] = field(default_factory=set, repr=False)  # sides whose slots have all been seen
+    # in form keys, stands for this renderer's painter (fonts, ink saver) and its numbering of elements
+    _number: int = field(default_factory=lambda: next(_renderer_numbers), repr=False)
 
     def draw_face(self, canvas, card: BoundCard, trim, bleed) -> None:
-        self.painter.draw(canvas, card.face, _tuple(trim), _tuple(bleed), card.card.id, self.bound.face_layout)
+        self._draw_side(canvas, "face", card, _tuple(trim), _tuple(bleed))
 
     def draw_back(self, canvas, card: BoundCard, trim, bleed) -> None:
-        self.painter.draw(canvas, card.back, _tuple(trim), _tuple(bleed), card.card.id, self.bound.back_layout)
+        self._draw_side(canvas, "back", card, _tuple(trim), _tuple(bleed))
 
     @property
     def issues(self) -> list[TextIssue]:
         return self.painter.issues
+
+    def _draw_side(self, canvas, side: str, card: BoundCard, trim: Rect, bleed: Rect) -> None:
+        elements: list[Resolved] = card.face if side == "face" else card.back
+        painter = self.painter
+        if not self.share_forms:
+            painter.draw(canvas, elements, trim, bleed, card.card.id, self._layout(side))
+            return
+        side_plan = self._side_plan(side, trim)
+        plan = side_plan.card(card, elements)
+        slots = self._slots.setdefault(side, set())
+        if trim in slots:
+            self._sheet_known.add(side)  # a slot comes round again: the first sheet is done
+        else:
+            slots.add(trim)
+        share = side in self._sheet_known
+        shelf = shelf_of(canvas)
+        for start, stop, run, reaches_bleed in plan.pieces:
+            # the first sheet is drawn in place: until it is done, how often each slot repeats is unknown
+            if run is None or not share or not side_plan.sharing.worth_a_form(run, len(slots)):
+                for element in elements[start:stop]:
+                    painter.paint(canvas, element, trim, bleed)
+                continue
+            # a form is drawn in page coordinates, so it belongs to one slot: the trim is in its key
+            key = (self._number, side, run, trim, bleed if reaches_bleed else None)
+            name = shelf.names.get(key)
+            if name is None:
+                paint = self._painting(elements[start:stop], trim, bleed)
+                name = shelf.name_for(canvas, key, paint, form_box(trim, bleed))
+            canvas.doForm(name)
+        for index, problem in plan.problems:
+            element = elements[index]
+            painter.issues.append(TextIssue(card.card.id, self._layout(side), element.line,
+                                            str(element.values.get("text", "")), *problem))
+
+    def _layout(self, side: str) -> str:
+        return self.bound.face_layout if side == "face" else self.bound.back_layout
+
+    def _painting(self, run: Sequence[Resolved], trim: Rect, bleed: Rect) -> Callable[[object], None]:
+        def paint(canvas) -> None:
+            for element in run:
+                self.painter.paint(canvas, element, trim, bleed)
+        return paint
+
+    def _side_plan(self, side: str, trim: Rect) -> SidePlan:
+        """Planned once per side and card size, counting the whole deck."""
+        plan = self._plans.get((side, trim[2], trim[3]))
+        if plan is None:
+            sides = [(bound, bound.face if side == "face" else bound.back, bound.card.count)
+                     for bound in self.bound.cards]
+            plan = self._plans[(side, trim[2], trim[3])] = SidePlan.of_deck(self.painter, trim, sides)
+        return plan
 
 
 def _tuple(rect) -> Rect:

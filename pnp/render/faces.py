@@ -19,7 +19,7 @@ from pnp.render.bind import Resolved
 from pnp.render.fonts import FontSet
 from pnp.render.images import art_bleed_box, draw_image
 from pnp.render.linebreak import Icon as InlineIcon
-from pnp.render.textbox import draw_fit, fit_text, parse_card_markup
+from pnp.render.textbox import Fit, draw_fit, fit_text, parse_card_markup
 from pnp.render.vector_art import draw_svg
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
@@ -91,7 +91,52 @@ class FacePainter:
     def draw(self, canvas, elements: Sequence[Resolved], trim: Rect, bleed: Rect, card_id: str,
              layout_name: str) -> None:
         for element in elements:
-            getattr(self, f"_draw_{element.type}")(canvas, element, trim, bleed, card_id, layout_name)
+            self.paint(canvas, element, trim, bleed)
+            self.report(element, trim, card_id, layout_name)
+
+    def paint(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
+        """Draw one element. Knows nothing of the card it belongs to, so its output can be shared
+        between cards as a form (pnp/render/forms.py); what is said about a card goes to report()."""
+        getattr(self, f"_draw_{element.type}")(canvas, element, trim, bleed)
+
+    def report(self, element: Resolved, trim: Rect, card_id: str, layout_name: str) -> None:
+        """Note text that had to shrink or overflows: once for every card drawn, whether its text was
+        painted for it or placed from a form shared with other cards."""
+        if element.type != "text":
+            return
+        problem = self.text_problem(element.values, trim)
+        if problem is not None:
+            self.issues.append(TextIssue(card_id, layout_name, element.line, str(element.values.get("text", "")),
+                                         *problem))
+
+    def text_problem(self, values: Mapping, trim: Rect) -> tuple[str, float, float] | None:
+        """(problem, size set, size asked for) when a text element does not fit as designed, else None."""
+        fit = self.text_fit(values, trim)
+        if fit is None or not (fit.overflow or fit.shrunk or fit.forced):
+            return None
+        problem = "overflow" if fit.overflow else ("forced break" if fit.forced else "shrunk")
+        return problem, fit.size, values.get("size", 9.0)
+
+    def text_fit(self, values: Mapping, trim: Rect) -> Fit | None:
+        """How a text element sets in its box (None for blank text); depends on the trim's size only.
+
+        The same text in the same box fits the same way, so fits are memoised: backs repeat one title
+        on every card.
+        """
+        text = str(values.get("text", ""))
+        if not text.strip():
+            return None
+        role = values.get("font", "regular")
+        _, _, w, h = self._box(values, trim)
+        max_size = values.get("size", 9.0)
+        min_size = min(values.get("min_size", max(5.0, max_size * 0.6)), max_size)
+        leading = values.get("leading", 1.2)
+        key = (text, role, round(w, 3), round(h, 3), max_size, min_size, leading)
+        fit = self._fits.get(key)
+        if fit is None:
+            runs = parse_card_markup(text, self.icons, style=role)
+            fit = self._fits[key] = fit_text(runs, w, h, max_size, min_size, leading, self.fontset)
+        return fit
 
     # --- geometry ---------------------------------------------------------------------------------
     @staticmethod
@@ -120,7 +165,7 @@ class FacePainter:
         return left, bottom, right - left, top - bottom
 
     # --- elements ---------------------------------------------------------------------------------
-    def _draw_rect(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
+    def _draw_rect(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         v = element.values
         heavy = bool(v.get("bleed")) or v.get("ink") == "heavy"
         fill = None if (self.ink_saver and heavy) else v.get("fill")
@@ -141,7 +186,7 @@ class FacePainter:
             canvas.rect(x, y, w, h, stroke=1 if stroke else 0, fill=1 if fill else 0)
         canvas.restoreState()
 
-    def _draw_frame(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+    def _draw_frame(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
         inset = v.get("inset", 3.0) * mm
         x, y, w, h = trim
@@ -152,7 +197,7 @@ class FacePainter:
         canvas.roundRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, radius, stroke=1, fill=0)
         canvas.restoreState()
 
-    def _draw_line(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+    def _draw_line(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
         x0, y0, _, h0 = trim
         canvas.saveState()
@@ -163,25 +208,12 @@ class FacePainter:
         canvas.line(x0 + v["x1"] * mm, y0 + h0 - v["y1"] * mm, x0 + v["x2"] * mm, y0 + h0 - v["y2"] * mm)
         canvas.restoreState()
 
-    def _draw_text(self, canvas, element: Resolved, trim: Rect, _bleed: Rect, card_id: str, layout_name: str) -> None:
+    def _draw_text(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
-        text = str(v.get("text", ""))
-        if not text.strip():
-            return
-        role = v.get("font", "regular")
-        x, y, w, h = self._box(v, trim)
-        max_size = v.get("size", 9.0)
-        min_size = min(v.get("min_size", max(5.0, max_size * 0.6)), max_size)
-        leading = v.get("leading", 1.2)
-        # the same text in the same box fits the same way: backs repeat one title on every card
-        key = (text, role, round(w, 3), round(h, 3), max_size, min_size, leading)
-        fit = self._fits.get(key)
+        fit = self.text_fit(v, trim)
         if fit is None:
-            runs = parse_card_markup(text, self.icons, style=role)
-            fit = self._fits[key] = fit_text(runs, w, h, max_size, min_size, leading, self.fontset)
-        if fit.overflow or fit.shrunk or fit.forced:
-            problem = "overflow" if fit.overflow else ("forced break" if fit.forced else "shrunk")
-            self.issues.append(TextIssue(card_id, layout_name, element.line, text, problem, fit.size, max_size))
+            return
+        x, y, w, h = self._box(v, trim)
         canvas.saveState()
         rotate = v.get("rotate", 0.0)
         if rotate:
@@ -193,7 +225,7 @@ class FacePainter:
                  colour=HexColor(v.get("colour") or DEFAULT_TEXT_COLOUR))
         canvas.restoreState()
 
-    def _draw_icon(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+    def _draw_icon(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
         name = str(v.get("name", "")).strip()
         if not name:
@@ -211,7 +243,7 @@ class FacePainter:
         icon_lib.draw_icon(canvas, self.icons.icon(name), x, y, size, v.get("colour") or DEFAULT_TEXT_COLOUR)
         canvas.restoreState()
 
-    def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
+    def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         v = element.values
         x, y, w, h = self._box(v, trim, art_bleed_box(trim, bleed) if v.get("bleed") else None)
         if v.get("vector"):
@@ -219,7 +251,7 @@ class FacePainter:
             return
         draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"), recompress=self.recompress)
 
-    def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect, *_: object) -> None:
+    def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         from pnp.render.patterns import draw_pattern
 
         v = element.values
@@ -227,7 +259,7 @@ class FacePainter:
                      spacing=v.get("spacing", 8.0) * mm, line_width=v.get("stroke_width", 0.3) * mm,
                      ink_saver=self.ink_saver)
 
-    def _draw_pips(self, canvas, element: Resolved, trim: Rect, *_: object) -> None:
+    def _draw_pips(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         """Playing-card pips in the traditional arrangement for 1 to 10."""
         v = element.values
         count = int(v.get("count", 0))
