@@ -8,6 +8,7 @@ Ctrl-C never leaves a half-written file (every write is atomic).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -124,15 +125,23 @@ def run_unit(unit: Unit) -> UnitResult:
         result.report.error(f"{unit.game_id}: could not reload the game for building")
         return result
     state = UnitState(unit, game, rules, result.report)
-    for job in stale:
-        try:
-            written, issues = WRITERS[job.kind](state, job)
-        except DataError as exc:
-            result.report.diagnostics.append(exc.diagnostic)
-            continue
-        stamps.record(job.path, job.key, written, issues)
-        result.written.extend(written)
-        result.issues.extend(issues)
+    # A unit builds many short-lived objects and few cycles; the cyclic collector would rescan the
+    # bound deck thousands of times (about a tenth of a big deck's build). Collect once at the end.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for job in stale:
+            try:
+                written, issues = WRITERS[job.kind](state, job)
+            except DataError as exc:
+                result.report.diagnostics.append(exc.diagnostic)
+                continue
+            stamps.record(job.path, job.key, written, issues)
+            result.written.extend(written)
+            result.issues.extend(issues)
+    finally:
+        if collecting:
+            gc.enable()
     return result
 
 
