@@ -55,11 +55,6 @@ def game() -> Game:
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.getbasetemp() / "font-cache"
-
-
-@pytest.fixture(scope="module")
 def built(game: Game, cache: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     out = tmp_path_factory.mktemp("rulebooks")
     rules = get_rules(game.rules)
