@@ -25,6 +25,8 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(VERA / "VeraBd.ttf", folder / "fonts" / "VeraBd.ttf")
     manifest = folder / "game.toml"
     text = manifest.read_text(encoding="utf-8")
+    # Vera is Latin-only: the starter's colour symbols (● ▲) are not in it
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("symbol = "))
     manifest.write_text(text.replace("[title]", 'fonts = { regular = "fonts/Vera.ttf", bold = "fonts/VeraBd.ttf" }'
                                               "\n\n[title]", 1), encoding="utf-8")
     return folder
@@ -63,3 +65,15 @@ def test_a_missing_or_outside_font_is_an_error(game: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "vera-game"])
     assert result.exit_code == 1
     assert "fonts.bold: '../../VeraBd.ttf' points outside the game folder" in result.output
+
+
+def test_a_symbol_missing_from_the_game_fonts_stops_the_build(game: Path, tmp_path: Path) -> None:
+    manifest = game / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace('rgb = "#c62828"', 'rgb = "#c62828"\nsymbol = "●"'), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "vera-game", "--what", "cards", "--paper", "a4", "--out",
+                                      str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "U+25CF '●' (BLACK CIRCLE)" in result.output
+    assert "Traceback" not in result.output
+    assert not list((tmp_path / "out").rglob("*.pdf"))
