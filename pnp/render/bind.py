@@ -88,6 +88,22 @@ def card_context(game: Game, component: Component, card: Card | None, lang: str,
     return context
 
 
+@dataclass
+class _ElementPlan:
+    """Which of an element's values differ from card to card; the rest are evaluated once."""
+
+    element: Element
+    dynamic: tuple[str, ...]
+    static: dict[str, Any] | None = None  # filled on the first card that shows the element
+
+
+def _check_choices(values: Mapping[str, Any], layout: Layout, element: Element) -> None:
+    for key, value in values.items():
+        problem = choice_problem(key, value)
+        if problem:
+            raise BindError(problem, layout, element)
+
+
 class Binder:
     """Evaluates a layout's elements; compiled expressions are cached per string."""
 
@@ -98,31 +114,46 @@ class Binder:
         self._expressions: dict[str, Any] = {}
         self._per_card: dict[str, bool] = {}
         self._static: dict[tuple, Any] = {}
+        self._plans: dict[tuple, list[_ElementPlan]] = {}
 
     def resolve(self, layout: Layout, context: Mapping[str, Any]) -> list[Resolved]:
         resolved = []
         # values that read no card-level name are the same for every card of a component:
-        # evaluate them once (a 5,000-card deck otherwise renders the same title 5,000 times)
+        # evaluate them once (a 5,000-card deck otherwise renders the same title 5,000 times),
+        # and per card touch only the values that read the card
         static_key = (context.get("component", {}).get("id"), context.get("lang"), context.get("ink_saver"))
-        for element in layout.elements:
+        plans = self._plans.get((layout.name, layout.path, static_key))
+        if plans is None:
+            plans = self._plans[(layout.name, layout.path, static_key)] = [self._plan(e) for e in layout.elements]
+        for plan in plans:
+            element = plan.element
             try:
                 if element.when is not None and not self._cached(static_key, "when", element.when, context,
                                                                  self._when):
                     continue
-                values = {key: self._cached(static_key, key, value, context, self._value)
-                          for key, value in element.values.items()}
+                if plan.static is None:
+                    static = {key: self._cached(static_key, key, value, context, self._value)
+                              for key, value in element.values.items() if key not in plan.dynamic}
+                    _check_choices(static, layout, element)
+                    plan.static = static
+                values = dict(plan.static)
+                for key in plan.dynamic:
+                    values[key] = self._value(key, element.values[key], context)
             except SecurityError as exc:
                 raise BindError(f"refused by the sandbox: {exc}", layout, element) from None
             except UndefinedError as exc:
                 raise BindError(f"unknown field: {exc}", layout, element) from None
             except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                 raise BindError(f"{type(exc).__name__}: {exc}", layout, element) from None
-            for key, value in values.items():
-                problem = choice_problem(key, value)
-                if problem:
-                    raise BindError(problem, layout, element)
+            if plan.dynamic:
+                _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
             resolved.append(Resolved(element.type, values, element.line))
         return resolved
+
+    def _plan(self, element: Element) -> _ElementPlan:
+        dynamic = tuple(key for key, value in element.values.items()
+                        if isinstance(value, str) and self._reads_card(value, expression=key in NUMERIC_KEYS))
+        return _ElementPlan(element, dynamic)
 
     def _when(self, _key: str, source: str, context: Mapping[str, Any]) -> Any:
         return self._expression(source)(**context)
