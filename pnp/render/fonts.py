@@ -22,16 +22,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fontTools import subset as ft_subset
-from fontTools.pens.cu2quPen import Cu2QuPen
-from fontTools.pens.ttGlyphPen import TTGlyphPen
-from fontTools.ttLib import TTFont as FtFont
-from fontTools.ttLib import TTLibError, newTable
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont as RlFont
 
 from pnp.diagnostics import DataError
+
+if TYPE_CHECKING:
+    from fontTools.ttLib import TTFont as FtFont
 
 REQUIRED_ROLES = ("regular", "bold")
 
@@ -238,6 +237,10 @@ def _font_file_hash(path: Path) -> str:
 
 
 def _open_font(path: Path, lazy: bool = True) -> FtFont:
+    # fontTools is imported only when a font must be read: a build whose subsets are all cached never needs it
+    from fontTools.ttLib import TTFont as FtFont
+    from fontTools.ttLib import TTLibError
+
     try:
         return FtFont(path, lazy=lazy)
     except TTLibError as exc:
@@ -251,13 +254,19 @@ def _open_font(path: Path, lazy: bool = True) -> FtFont:
 
 
 def _cmap_chars(path: Path) -> frozenset[str]:
+    """The characters a font covers; kept on disk by the font's hash, since reading the cmap of a
+    16 MB CJK font costs a noticeable part of every small build."""
     key = path.resolve()
     with _lock:
         if key in _cmaps:
             return _cmaps[key]
-    font = _open_font(key)
-    cmap = font.getBestCmap() or {}
-    chars = frozenset(chr(code) for code in cmap)
+    stored = font_cache_dir() / f"cmap-{_font_file_hash(key)[:32]}.txt"
+    try:
+        chars = frozenset(chr(int(code, 16)) for code in stored.read_text(encoding="ascii").split())
+    except (OSError, ValueError):
+        font = _open_font(key)
+        chars = frozenset(chr(code) for code in (font.getBestCmap() or {}))
+        _write_atomically(stored, " ".join(f"{ord(char):x}" for char in sorted(chars)).encode("ascii"))
     with _lock:
         _cmaps[key] = chars
     return chars
@@ -308,9 +317,14 @@ def _cached_truetype_subset(path: Path, charset: frozenset[str], cache_dir: Path
     target = cache_dir / f"{path.stem}-{key[:32]}.ttf"
     if target.exists() and _is_readable_truetype(target):
         return target
-    data = truetype_subset_bytes(path, charset)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(dir=cache_dir, prefix=f".{target.name}.", suffix=".tmp")
+    _write_atomically(target, truetype_subset_bytes(path, charset))
+    return target
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Parallel builds share the cache: a reader must never see half a file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
@@ -319,10 +333,11 @@ def _cached_truetype_subset(path: Path, charset: frozenset[str], cache_dir: Path
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
-    return target
 
 
 def _is_readable_truetype(path: Path) -> bool:
+    from fontTools.ttLib import TTFont as FtFont
+
     try:
         return "glyf" in FtFont(path, lazy=True)
     except Exception:
@@ -335,6 +350,7 @@ def truetype_subset_bytes(path: Path, charset: Iterable[str]) -> bytes:
     Follows fontTools' snippets/otf2ttf.py. Layout tables are dropped because
     reportlab does not shape text; vertical metrics because we set horizontally.
     """
+    from fontTools import subset as ft_subset
     font = _open_font(path)
     options = ft_subset.Options()
     options.layout_features = []
@@ -355,6 +371,10 @@ def truetype_subset_bytes(path: Path, charset: Iterable[str]) -> bytes:
 
 
 def _cff_to_glyf(font: FtFont) -> None:
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+
     glyph_order = font.getGlyphOrder()
     glyph_set = font.getGlyphSet()
     glyf = newTable("glyf")
@@ -396,6 +416,8 @@ def _cff_to_glyf(font: FtFont) -> None:
 
 def _vertical_metrics(path: Path) -> tuple[float, float]:
     """Typographic ascent and descent as fractions of the em, for placing baselines."""
+    from fontTools.ttLib import TTFont as FtFont
+
     font = FtFont(path, lazy=True)
     units = font["head"].unitsPerEm
     os2 = font.get("OS/2")
