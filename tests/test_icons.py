@@ -19,7 +19,6 @@ from PIL import Image, ImageDraw, ImageOps
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
-import pnp.render.icons as icons_module
 from pnp.diagnostics import DataError
 from pnp.render.icons import available_icons, builtin_folder, draw_icon, inline_drawer, load_icon
 
@@ -206,14 +205,16 @@ def test_icons_load_from_a_folder_that_is_not_on_disk(tmp_path: Path) -> None:
 
 
 def test_each_file_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import svglib.svglib
+
     calls: list[object] = []
-    real = icons_module.svg2rlg
+    real = svglib.svglib.svg2rlg
 
     def counting(source: object):
         calls.append(source)
         return real(source)
 
-    monkeypatch.setattr(icons_module, "svg2rlg", counting)
+    monkeypatch.setattr(svglib.svglib, "svg2rlg", counting)
     write(tmp_path, "meeple", HALF_LEFT_SVG)
     first = load_icon("meeple", search=[tmp_path])
     second = load_icon("meeple", search=[tmp_path])

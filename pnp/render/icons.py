@@ -28,15 +28,15 @@ from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib.colors import Color
-from svglib.svglib import svg2rlg
 
 from pnp.diagnostics import DataError
 from pnp.resources import templates_root
+
+if TYPE_CHECKING:  # svglib and reportlab.graphics load only when an icon is first drawn
+    from reportlab.graphics.shapes import Drawing
 
 #: Names usable as ``:name:`` in card text; also keeps a name from leaving its folder ("../x").
 ICON_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
@@ -125,6 +125,8 @@ def draw_icon(canvas: Any, icon: Icon, x: float, y: float, size: float, colour: 
             # font reference into every page with an icon: start from the canvas's embedded font
             drawing.initialFontName = canvas._fontname
             drawing.initialFontSize = canvas._fontsize
+            from reportlab.graphics import renderPDF
+
             renderPDF.draw(drawing, canvas, 0, 0)
     finally:
         canvas.restoreState()
@@ -176,6 +178,8 @@ def _parse_svg(source: Folder) -> Drawing:
     if not root.tag.endswith("svg"):
         raise DataError(f"icon {source.name} is not an SVG file (its root element is <{root.tag}>)", file=file)
     # A file object (not a path) also stops svglib from following references to other files.
+    from svglib.svglib import svg2rlg
+
     drawing = svg2rlg(BytesIO(data))
     if drawing is None or not drawing.width or not drawing.height or not any(_shapes(drawing)):
         raise DataError(
@@ -229,6 +233,8 @@ def _parse_colour(colour: str) -> Color:
 
 def _shapes(node: Any) -> Iterable[Any]:
     """Every drawable leaf under ``node``; groups only carry transforms."""
+    from reportlab.graphics.shapes import Group
+
     if isinstance(node, Group):
         for child in node.contents:
             yield from _shapes(child)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import io
 import threading
 from pathlib import Path
-
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group, String
-from svglib.svglib import svg2rlg
+from typing import TYPE_CHECKING
 
 from pnp.diagnostics import DataError
+
+if TYPE_CHECKING:  # svglib and reportlab.graphics load only for decks that have SVG art
+    from reportlab.graphics.shapes import Drawing
 
 _LOCK = threading.Lock()
 _DRAWINGS: dict[str, Drawing] = {}
@@ -23,6 +23,9 @@ _DRAWINGS: dict[str, Drawing] = {}
 
 def load_svg(path: Path) -> Drawing:
     """Parse once per process; a broken file or one with text is a data error."""
+    from reportlab.graphics.shapes import String
+    from svglib.svglib import svg2rlg
+
     key = str(path.resolve())
     with _LOCK:
         known = _DRAWINGS.get(key)
@@ -44,6 +47,8 @@ def load_svg(path: Path) -> Drawing:
 
 
 def _walk(node) -> list:
+    from reportlab.graphics.shapes import Drawing, Group
+
     found = [node]
     if isinstance(node, Group | Drawing):
         for child in node.contents:
@@ -53,6 +58,8 @@ def _walk(node) -> list:
 
 def draw_svg(canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "cover") -> None:
     """Scale to cover or contain the box, centred and clipped to it, as raster art is."""
+    from reportlab.graphics import renderPDF
+
     drawing = load_svg(path)
     scale = (max if fit == "cover" else min)(w / drawing.width, h / drawing.height)
     canvas.saveState()
