@@ -285,7 +285,22 @@ def _draw_sheet_label(
     if label is not None:
         draw_label(canvas, label, parts, options.label_font, labels.separator)
     if ruler is not None:
-        draw_ruler(canvas, ruler, options.label_font)
+        _place_ruler(canvas, ruler, options.label_font)
+
+
+def _place_ruler(canvas: Canvas, ruler: MarginItem, font_name: str) -> None:
+    """The ruler is the same on every sheet of a side: draw it once as a form and place it."""
+    known = getattr(canvas, "_pnp_ruler_forms", None)
+    if known is None:
+        known = canvas._pnp_ruler_forms = {}
+    key = (ruler, font_name)
+    name = known.get(key)
+    if name is None:
+        name = known[key] = f"pnpRuler{len(known)}"
+        canvas.beginForm(name)
+        draw_ruler(canvas, ruler, font_name)
+        canvas.endForm()
+    canvas.doForm(name)
 
 
 # ----------------------------------------------------------------------------- marks
