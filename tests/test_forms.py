@@ -169,7 +169,7 @@ def form_uses(path: Path) -> list[Counter]:
     pages = []
     for page in reader.pages:
         forms = {name for name, ref in (page["/Resources"].get("/XObject") or {}).items()
-                 if ref.get_object()["/Subtype"] == "/Form"}
+                 if ref.get_object()["/Subtype"] == "/Form" and not _is_ruler(name)}
         content = page.get_contents().get_data().decode("latin-1")
         pages.append(Counter(name for name in re.findall(r"(/[^\s/]+) Do", content) if name in forms))
     return pages
@@ -178,8 +178,13 @@ def form_uses(path: Path) -> list[Counter]:
 def all_forms(path: Path) -> set[int]:
     """Object numbers of every Form XObject any page uses."""
     reader = PdfReader(path)
-    return {ref.idnum for page in reader.pages for ref in (page["/Resources"].get("/XObject") or {}).values()
-            if ref.get_object()["/Subtype"] == "/Form"}
+    return {ref.idnum for page in reader.pages for name, ref in (page["/Resources"].get("/XObject") or {}).items()
+            if ref.get_object()["/Subtype"] == "/Form" and not _is_ruler(name)}
+
+
+def _is_ruler(name: str) -> bool:
+    """The sheet's ruler is a form of its own (pnp/render/sheets.py); these tests are about card forms."""
+    return "pnpRuler" in name
 
 
 def render(path: Path) -> list:
