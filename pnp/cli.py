@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from pnp import __version__
-from pnp.diagnostics import Report
 
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
 
@@ -190,8 +189,3 @@ def calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> None:
 def main() -> None:
     cli(prog_name="pnp")
 
-
-def report_and_exit_code(report: Report) -> int:
-    for diagnostic in report.diagnostics:
-        click.echo(diagnostic.format(Path.cwd()), err=True)
-    return 1 if report.errors else 0

@@ -417,9 +417,3 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
         ))
     return tuple(examples)
 
-
-def parse_size_or_none(value: Any) -> tuple[float, float] | None:
-    try:
-        return parse_size(value)
-    except SizeError:
-        return None

@@ -17,7 +17,7 @@ from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.model.game import Card, Component, Game
 from pnp.render.bind import Binder, BindError, Resolved, card_context, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
-from pnp.render.fonts import FontSet, prepare_fonts
+from pnp.render.fonts import FontSet
 from pnp.render.forms import SidePlan, form_box, shelf_of
 from pnp.render.images import ART_BLEED_MM, ImageFormatError, inspect_image, printed_dpi
 from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
@@ -198,10 +198,6 @@ def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:
         edges_h = (abs(y) < 0.01) + (abs(y + h - card_h) < 0.01)
         w, h = w + edges_w * ART_BLEED_MM, h + edges_h * ART_BLEED_MM
     return w, h
-
-
-def fonts_for(texts: Iterable[str], cache_dir: Path) -> FontSet:
-    return prepare_fonts(texts, cache_dir)
 
 
 _renderer_numbers = itertools.count()
