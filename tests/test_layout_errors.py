@@ -132,6 +132,7 @@ def test_unknown_field_in_when_is_an_error_not_a_hidden_element(game: NewGame, c
 
 @pytest.mark.parametrize("expression", [
     "{{ card.__class__.__mro__ }}",
+    "{{ card.__class__ }}",  # one field deep: the binder's direct lookup must hand it to the sandbox
     "{{ ''.__class__ }}",
     "{{ lang.__class__.__base__.__subclasses__() }}",
     "{{ lipsum.__globals__ }}",

@@ -7,6 +7,7 @@ layout's unknown field or missing image before anything is rendered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,8 @@ from pnp.render.layout import Element, Layout, choice_problem
 NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius", "inset", "x1", "y1", "x2", "y2",
                 "spacing", "leading", "rotate", "count"}
 COLOUR_KEYS = {"fill", "stroke", "colour"}
+#: a template that only prints one field of a context object: "{{ card.name }}"
+_PLAIN_FIELD = re.compile(r"\{\{\s*([a-z_]+)\.([a-z_]+)\s*\}\}")
 #: the names in a layout's context that change from card to card
 CARD_NAMES = frozenset({"card", "colour", "suit", "kind"})
 
@@ -186,10 +189,32 @@ class Binder:
             if isinstance(result, bool) or not isinstance(result, int | float):
                 raise ValueError(f"{key} = {value!r} gives {result!r}, not a number")
             return float(result)
-        text = self._template(value).render(**context) if "{" in value else value
+        if "{" not in value:
+            text = value
+        else:
+            text = self._plain_lookup(value, context)
+            if text is None:
+                text = self._template(value).render(**context)
         if key in COLOUR_KEYS:
             return self.colour(text)
         return text
+
+    def _plain_lookup(self, source: str, context: Mapping[str, Any]) -> str | None:
+        """``{{ card.name }}`` and the like, read straight from the context.
+
+        Most layout values are a single field; Jinja2 would build a fresh
+        context for each (tens of thousands per deck). Anything else, or a
+        field that is missing (so Jinja2 can report it), returns None and goes
+        through the sandboxed template as before.
+        """
+        match = _PLAIN_FIELD.fullmatch(source)
+        if match is None:
+            return None
+        holder = context.get(match.group(1))
+        if not isinstance(holder, dict) or match.group(2) not in holder:
+            return None
+        value = holder[match.group(2)]
+        return value if isinstance(value, str) else str(value) if isinstance(value, int | float) else None
 
     def colour(self, text: str) -> str | None:
         """'#rrggbb', a palette name, a game colour id, or 'none'."""
