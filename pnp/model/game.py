@@ -23,6 +23,11 @@ class Source:
         return f"{self.file}:{self.line}" if self.line else str(self.file)
 
 
+def where(source: Source | None) -> tuple[Path | None, int | None]:
+    """(file, line) for a report entry, from a model object's optional source."""
+    return (source.file, source.line) if source is not None else (None, None)
+
+
 @dataclass(frozen=True)
 class Term:
     """A named thing in the game's vocabulary: a colour, suit or card kind."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
-from pnp.model.game import Card, Component, Game
+from pnp.model.game import Card, Component, Game, where
 from pnp.render.bind import Binder, BindError, Resolved, card_context, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet
@@ -156,17 +156,17 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     A ``src`` without a suffix (``images/<card id>``) finds a .png, .jpg or .jpeg of that name, so
     a designer can drop art in a folder without naming each file in the card list.
     """
-    where = (card.source.file if card.source else None, card.source.line if card.source else None)
+    location = where(card.source)
     src = str(element.values.get("src", "")).strip()
     try:
         candidates = [image_path(game, src + suffix) for suffix in IMAGE_SUFFIXES] if src and not Path(
             src).suffix else [image_path(game, src)]
     except ValueError as exc:
-        raise DataError(f"card {card.id!r}: {exc}", *where) from None
+        raise DataError(f"card {card.id!r}: {exc}", *location) from None
     path = next((p for p in candidates if p.is_file()), None)
     if not src or path is None:
         tried = f"{src}.png, .jpg, .jpeg or .svg" if src and not Path(src).suffix else repr(src)
-        raise DataError(f"card {card.id!r}: image {tried} not found", *where, "add the file, or fix the path")
+        raise DataError(f"card {card.id!r}: image {tried} not found", *location, "add the file, or fix the path")
     if path.suffix.lower() == ".svg":
         # vector art: no pixels to count, so no resolution warning
         drawing = load_svg(path)
@@ -175,7 +175,7 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     try:
         source = inspect_image(path)
     except (ImageFormatError, OSError) as exc:
-        raise DataError(f"card {card.id!r}: image {src!r} cannot be read: {exc}", *where,
+        raise DataError(f"card {card.id!r}: image {src!r} cannot be read: {exc}", *location,
                         "save it again as PNG or JPEG") from None
     pixels = (source.width, source.height)
     element.values["src"] = path
@@ -184,7 +184,7 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     dpi = printed_dpi(pixels, box, element.values.get("fit", "cover"))
     if dpi < MIN_DPI - 0.5:
         need = f"{math.ceil(box[0] / 25.4 * MIN_DPI)} × {math.ceil(box[1] / 25.4 * MIN_DPI)}"
-        report.warning(f"card {card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})", *where,
+        report.warning(f"card {card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})", *location,
                        f"supply at least {need} pixels for its {box[0]:g} × {box[1]:g} mm box")
 
 

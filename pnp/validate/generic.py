@@ -6,7 +6,7 @@ from collections import Counter
 
 from pnp.diagnostics import Report
 from pnp.model.fields import closest
-from pnp.model.game import Component, Game
+from pnp.model.game import Component, Game, where
 
 
 def check_counts(game: Game, report: Report) -> None:
@@ -35,24 +35,24 @@ def check_vocabulary(game: Game, report: Report) -> None:
             fix = f"did you mean {hint!r}?" if hint else (
                 f"known {attribute}s: {', '.join(known)}" if known else f"declare [{attribute}s.{value}] in game.toml")
             report.error(f"card {card.id!r}: unknown {attribute} {value!r}",
-                         card.source.file if card.source else None, card.source.line if card.source else None, fix)
+                         *where(card.source), fix)
         if card.suit and card.colour and card.suit in game.suits:
             suit_colour = game.suits[card.suit].colour
             if suit_colour and suit_colour != card.colour:
                 report.error(f"card {card.id!r}: suit {card.suit!r} prints in {suit_colour!r}, not {card.colour!r}",
-                             card.source.file if card.source else None, card.source.line if card.source else None)
+                             *where(card.source))
 
 
 def check_duplicate_ids(game: Game, report: Report) -> None:
     first_seen: dict[str, str] = {}
     for card in game.all_cards():
-        where = str(card.source) if card.source else card.component
+        place = str(card.source) if card.source else card.component
         if card.id in first_seen:
             report.error(f"duplicate card id {card.id!r} (first at {first_seen[card.id]})",
-                         card.source.file if card.source else None, card.source.line if card.source else None,
+                         *where(card.source),
                          "give every card a unique id")
         else:
-            first_seen[card.id] = where
+            first_seen[card.id] = place
 
 
 def check_grids(game: Game, report: Report) -> None:
@@ -127,17 +127,16 @@ def note_provisional(game: Game, report: Report) -> None:
         if provisional:
             first = provisional[0]
             report.note(f"component {component.id!r}: {len(provisional)} card(s) are provisional reconstructions",
-                        first.source.file if first.source else None, first.source.line if first.source else None)
+                        *where(first.source))
     for kind in ("colours", "suits", "kinds"):
         for term in getattr(game, kind).values():
             if term.extra.get("provisional"):
                 reason = term.extra["provisional"]
                 why = reason if isinstance(reason, str) else "not in the source"
                 report.note(f"{kind[:-1]} {term.id!r} is provisional: {why}",
-                            term.source.file if term.source else None, term.source.line if term.source else None)
+                            *where(term.source))
     for note in game.notes:
-        report.note(f"seed note {note.id}: {note.text}", note.source.file if note.source else None,
-                    note.source.line if note.source else None)
+        report.note(f"seed note {note.id}: {note.text}", *where(note.source))
 
 
 def _manifest(game: Game):
