@@ -1,9 +1,15 @@
-"""Content hashes of input files, computed once per process however many stages ask.
+"""Content hashes of input files: computed once, remembered across builds by the file's stat.
 
-The up-to-date check hashes every file a build reads, and the image code
-hashes each picture it embeds; on a deck of 900 card images that is 700 MB
-read twice. Both ask here. The (size, mtime) pair only keys the memo: the
-identity of a file is always its content.
+The up-to-date check hashes every file a build reads, and the image code hashes each picture it
+embeds: on a deck of 900 card images that is 700 MB to read and hash before a single card is
+drawn, even when nothing changed. Like git's index, we remember each file's digest under its
+path with the (size, mtime, inode, ctime) it had when it was hashed, in the user cache
+(:func:`pnp.load.user_cache.user_cache_dir`), and hash it again only when one of them changes.
+The identity of a file is still its content: stat only says when to look again.
+
+A file changed within the same timestamp tick as its hashing would keep its old stat on a coarse
+file system, so a digest is only remembered across builds once the file is older than
+``SETTLED_SECONDS`` (git's "racily clean" entries); younger files are hashed again next build.
 """
 
 from __future__ import annotations
@@ -11,36 +17,100 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from pathlib import Path
 
+from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
+
+INDEX_NAME = "file-digests-v1.json"
+SETTLED_SECONDS = 3
+MAX_REMEMBERED = 100_000  # entries kept on disk; the oldest go first
+
+StatKey = tuple[int, int, int, int]
+
 _LOCK = threading.Lock()
-_DIGESTS: dict[tuple[str, int, int], str] = {}
+_DIGESTS: dict[str, tuple[StatKey, str]] = {}  # absolute path -> (stat key, sha256), this process
+_NEW: dict[str, list] = {}  # settled entries hashed by this process, not yet on disk
+_loaded_from: Path | None = None
 
 
-def _key(path: Path | str, size: int, mtime_ns: int) -> tuple[str, int, int]:
-    return (os.path.abspath(path), size, mtime_ns)
+def stat_key(stat: os.stat_result) -> StatKey:
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_ctime_ns)
+
+
+def _index_path() -> Path:
+    return user_cache_dir() / INDEX_NAME
+
+
+def _load_index() -> None:
+    """Read the remembered digests once per process (again if the cache folder changes, as in tests)."""
+    global _loaded_from
+    path = _index_path()
+    if _loaded_from == path:
+        return
+    remembered = read_json_cache(path)
+    with _LOCK:
+        for name, entry in remembered.items():
+            if isinstance(entry, list) and len(entry) == 5 and name not in _DIGESTS:
+                _DIGESTS[name] = (tuple(entry[:4]), entry[4])
+        _loaded_from = path
+
+
+def known_digest(path: Path | str, stat: os.stat_result) -> str | None:
+    """The digest of the file with this stat, if this build or an earlier one hashed it."""
+    _load_index()
+    with _LOCK:
+        known = _DIGESTS.get(os.path.abspath(path))
+    if known is not None and known[0] == stat_key(stat):
+        return known[1]
+    return None
 
 
 def digest_of(path: Path | str) -> str:
     """sha256 of the file's bytes."""
     stat = os.stat(path)
-    key = _key(path, stat.st_size, stat.st_mtime_ns)
-    with _LOCK:
-        known = _DIGESTS.get(key)
-    if known is None:
-        known = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-        with _LOCK:
-            _DIGESTS[key] = known
-    return known
+    known = known_digest(path, stat)
+    if known is not None:
+        return known
+    return digest_of_bytes(path, stat, Path(path).read_bytes())
 
 
-def digest_of_bytes(path: Path | str, signature: tuple[int, int], data: bytes) -> str:
-    """sha256 of bytes already read from ``path`` with this (size, mtime), remembered for later asks."""
-    key = _key(path, *signature)
+def digest_of_bytes(path: Path | str, stat: os.stat_result, data: bytes) -> str:
+    """sha256 of bytes already read from ``path`` while it had this stat, remembered for later asks."""
+    known = known_digest(path, stat)
+    if known is not None:
+        return known
+    digest = hashlib.sha256(data).hexdigest()
+    key, name = stat_key(stat), os.path.abspath(path)
+    settled = time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > SETTLED_SECONDS * 1_000_000_000
     with _LOCK:
-        known = _DIGESTS.get(key)
-    if known is None:
-        known = hashlib.sha256(data).hexdigest()
-        with _LOCK:
-            _DIGESTS[key] = known
-    return known
+        _DIGESTS[name] = (key, digest)
+        if settled:
+            _NEW[name] = [*key, digest]
+    return digest
+
+
+def save_digests() -> None:
+    """Add this process's new digests to the index on disk (merged, so parallel workers lose little)."""
+    with _LOCK:
+        if not _NEW:
+            return
+        new = dict(_NEW)
+        _NEW.clear()
+    path = _index_path()
+    remembered = read_json_cache(path)
+    for name in new:
+        remembered.pop(name, None)  # re-inserted last: the newest entries survive trimming
+    remembered.update(new)
+    if len(remembered) > MAX_REMEMBERED:
+        remembered = dict(list(remembered.items())[-MAX_REMEMBERED:])
+    write_json_cache(path, remembered)
+
+
+def forget_remembered() -> None:
+    """Drop what this process knows, so the next ask reads the index (and the files) again."""
+    global _loaded_from
+    with _LOCK:
+        _DIGESTS.clear()
+        _NEW.clear()
+        _loaded_from = None

@@ -21,12 +21,14 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from PIL import Image
-
-from pnp.load.digests import digest_of_bytes
+from pnp.load.digests import digest_of_bytes, known_digest
+from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
 from pnp.render.pdf_images import FileRanges, ImageStream, Spool, draw_registered, register_image
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DEFAULT_LEVEL = 6  # zlib's default, as reportlab uses for decoded images
@@ -115,10 +117,11 @@ def printed_dpi(pixel_size: tuple[int, int], box_mm: tuple[float, float], fit: s
 
 
 def inspect_image(path: Path) -> SourceImage:
-    """Hash and parse a file once per process (again only if its size or mtime changes).
+    """Hash and parse a file once (again only if its stat changes), reading nothing when it is known.
 
     Memoised by absolute path, so a deck drawing the same art thousands of times pays one ``stat``
-    per draw, not a path resolution.
+    per draw. Across builds, a file whose digest the index remembers (:mod:`pnp.load.digests`) and
+    whose facts are remembered under that digest is not read at all until its bytes are copied.
     """
     key = os.path.abspath(path)
     stat = os.stat(key)
@@ -127,14 +130,66 @@ def inspect_image(path: Path) -> SourceImage:
         known = _SOURCES.get(key)
     if known is not None and known.signature == signature:
         return known
-    resolved = Path(path).resolve()
-    data = resolved.read_bytes()
-    if len(data) != signature[0]:
-        raise ImageFormatError(f"{resolved} changed while it was being read")
-    source = _analyse(resolved, data, signature)
+    absolute = Path(key)
+    digest = known_digest(key, stat)
+    facts = _remembered_facts(digest) if digest is not None else None
+    if digest is not None and facts is not None:
+        source = SourceImage(absolute, digest, signature, *facts)
+    else:
+        data = absolute.read_bytes()
+        if len(data) != signature[0]:
+            raise ImageFormatError(f"{absolute} changed while it was being read")
+        source = _analyse(absolute, data, stat)
+        _remember_facts(source)
     with _LOCK:
         _SOURCES[key] = source
     return source
+
+
+def save_image_facts() -> None:
+    """Add the facts learnt by this process to the user cache, for the next build to skip reading."""
+    with _LOCK:
+        if not _NEW_FACTS:
+            return
+        new = dict(_NEW_FACTS)
+        _NEW_FACTS.clear()
+    path = user_cache_dir() / FACTS_NAME
+    remembered = read_json_cache(path)
+    for digest in new:
+        remembered.pop(digest, None)
+    remembered.update(new)
+    if len(remembered) > MAX_FACTS:
+        remembered = dict(list(remembered.items())[-MAX_FACTS:])
+    write_json_cache(path, remembered)
+
+
+def _remembered_facts(digest: str) -> tuple | None:
+    """What :func:`_analyse` found in a file with this digest, from this process or the user cache.
+
+    Facts are keyed by content, so they hold for any file with these bytes; a PNG is only
+    remembered after its chunks' CRCs were checked.
+    """
+    global _facts_from
+    path = user_cache_dir() / FACTS_NAME
+    with _LOCK:
+        if _facts_from != path:
+            _FACTS.update(read_json_cache(path))
+            _facts_from = path
+        entry = _FACTS.get(digest)
+    try:
+        kind, width, height, reason, entries, ranges = entry
+        return (kind, int(width), int(height), reason, tuple((str(k), str(v)) for k, v in entries),
+                tuple((int(o), int(n)) for o, n in ranges))
+    except (TypeError, ValueError):
+        return None
+
+
+def _remember_facts(source: SourceImage) -> None:
+    entry = [source.kind, source.width, source.height, source.decode_reason,
+             [list(e) for e in source.entries], [list(r) for r in source.ranges]]
+    with _LOCK:
+        _FACTS[source.digest] = entry
+        _NEW_FACTS[source.digest] = entry
 
 
 def image_streams(source: SourceImage, recompress: bool = False) -> tuple[ImageStream, ImageStream | None]:
@@ -161,17 +216,25 @@ def image_streams(source: SourceImage, recompress: bool = False) -> tuple[ImageS
 
 _LOCK = threading.Lock()
 _SOURCES: dict[str, SourceImage] = {}
+_FACTS: dict[str, list] = {}  # content digest -> facts, as remembered in FACTS_NAME
+_NEW_FACTS: dict[str, list] = {}
+_facts_from: Path | None = None
+FACTS_NAME = "image-facts-v1.json"
+MAX_FACTS = 100_000
 _MADE: dict[tuple[str, bool], tuple[ImageStream, ImageStream | None]] = {}
 
 
-def _analyse(path: Path, data: bytes, signature: tuple[int, int]) -> SourceImage:
-    digest = digest_of_bytes(path, signature, data)
+def _analyse(path: Path, data: bytes, stat: os.stat_result) -> SourceImage:
+    digest = digest_of_bytes(path, stat, data)
+    signature = (stat.st_size, stat.st_mtime_ns)
     if data.startswith(PNG_SIGNATURE):
         return _analyse_png(path, data, digest, signature)
     if data.startswith(b"\xff\xd8"):
         jpeg = _analyse_jpeg(path, data, digest, signature)
         if jpeg is not None:
             return jpeg
+    from PIL import Image  # only for formats a PDF cannot carry as they are
+
     try:
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
@@ -331,6 +394,8 @@ def _read_range(handle, offset: int, length: int) -> bytes:
 
 
 def _decoded(source: SourceImage, recompress: bool) -> tuple[ImageStream, ImageStream | None]:
+    from PIL import Image
+
     level = RECOMPRESS_LEVEL if recompress else DEFAULT_LEVEL
     _unchanged(source)
     try:

@@ -12,7 +12,6 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -142,7 +141,17 @@ def run_unit(unit: Unit) -> UnitResult:
     finally:
         if collecting:
             gc.enable()
+        remember_for_next_build()
     return result
+
+
+def remember_for_next_build() -> None:
+    """Keep the digests and image facts this process learnt, so the next build need not read the files."""
+    from pnp.load.digests import save_digests
+    from pnp.render.images import save_image_facts
+
+    save_digests()
+    save_image_facts()
 
 
 def all_fresh(unit: Unit) -> UnitResult | None:
@@ -178,11 +187,14 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
                 results[index] = run_unit(unit)
                 bar.update(1)
         else:
+            from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
+
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
                 for index, future in futures.items():
                     results[index] = future.result()
                     bar.update(1)
+    remember_for_next_build()  # what planning hashed, for builds that had nothing to draw
     for index in sorted(results):
         summary.add(results[index])
 

@@ -1,0 +1,48 @@
+"""Where pnp keeps what it can always make again, shared by every project on the machine.
+
+Font subsets, the content digests of input files and what pnp learnt about image files are keyed
+so that sharing them across output folders and games is safe, and deleting them only costs time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def user_cache_dir() -> Path:
+    """``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``."""
+    if os.environ.get("PNP_CACHE_DIR"):
+        return Path(os.environ["PNP_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+
+
+def read_json_cache(path: Path) -> dict:
+    """A cache file's mapping; an absent, unreadable or damaged file is an empty cache, never an error."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_json_cache(path: Path, data: dict) -> None:
+    """Replace the file whole, so parallel builds reading it never see half of it.
+
+    No fsync: a cache lost in a power cut is rebuilt, and a torn one reads as empty.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError:
+        return  # a read-only cache folder costs speed, not correctness
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        os.chmod(temp_name, 0o644)  # mkstemp makes it private; a cache may be shared
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise

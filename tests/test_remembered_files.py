@@ -1,0 +1,144 @@
+"""Digests and image facts remembered across builds: a warm build reads no input file it knows.
+
+Each test points ``PNP_CACHE_DIR`` at its own folder and forgets the process's memory, so "the
+next build" is simulated by a fresh look at the on-disk cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from pnp.load import digests
+from pnp.render import images
+
+OLD = time.time() - 3600  # an old mtime; the ctime is always now, so tests that persist shorten the settling time
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(cache))
+    digests.forget_remembered()
+    images._SOURCES.clear()
+    images._FACTS.clear()
+    images._NEW_FACTS.clear()
+    monkeypatch.setattr(images, "_facts_from", None)
+    yield cache
+    digests.forget_remembered()
+    images._SOURCES.clear()
+    images._FACTS.clear()
+    images._NEW_FACTS.clear()
+
+
+@pytest.fixture
+def settle_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(digests, "SETTLED_SECONDS", 0)
+    time.sleep(0.002)
+
+
+def settled_file(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    os.utime(path, (OLD, OLD))
+    time.sleep(0.002)  # past the settling time of 0 s
+    return path
+
+
+def next_build() -> None:
+    """What a new process knows: only the cache on disk."""
+    digests.save_digests()
+    images.save_image_facts()
+    digests.forget_remembered()
+    images._SOURCES.clear()
+    images._FACTS.clear()
+    images._facts_from = None
+
+
+def forbid_reading(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+    real = Path.read_bytes
+
+    def guarded(self: Path) -> bytes:
+        if self.resolve() == path.resolve():
+            raise AssertionError(f"{path.name} was read although its digest is remembered")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", guarded)
+
+
+def test_a_settled_file_is_not_read_again_by_the_next_build(own_cache, settle_at_once, tmp_path, monkeypatch):
+    data = b"card data\n" * 100
+    path = settled_file(tmp_path / "deck.csv", data)
+    assert digests.digest_of(path) == hashlib.sha256(data).hexdigest()
+    next_build()
+    assert (own_cache / digests.INDEX_NAME).is_file()
+    forbid_reading(monkeypatch, path)
+    assert digests.digest_of(path) == hashlib.sha256(data).hexdigest()
+
+
+def test_a_changed_file_is_hashed_again(own_cache, settle_at_once, tmp_path):
+    path = settled_file(tmp_path / "deck.csv", b"one\n")
+    digests.digest_of(path)
+    next_build()
+    settled_file(path, b"three\n")  # same mtime as before, other size
+    assert digests.digest_of(path) == hashlib.sha256(b"three\n").hexdigest()
+
+
+def test_a_file_changed_in_place_with_the_same_size_and_mtime_is_hashed_again(own_cache, settle_at_once, tmp_path):
+    """The ctime (which no one can set back) changes with every write."""
+    path = settled_file(tmp_path / "deck.csv", b"one\n")
+    digests.digest_of(path)
+    next_build()
+    time.sleep(0.01)
+    settled_file(path, b"two\n")
+    assert digests.digest_of(path) == hashlib.sha256(b"two\n").hexdigest()
+
+
+def test_a_file_written_just_now_is_not_remembered_across_builds(own_cache, tmp_path):
+    """Within a coarse timestamp's tick a second edit could keep the stat: such files are hashed again."""
+    path = tmp_path / "fresh.csv"
+    path.write_bytes(b"fresh\n")
+    digests.digest_of(path)
+    next_build()
+    index = digests.read_json_cache(own_cache / digests.INDEX_NAME)
+    assert os.path.abspath(path) not in index
+
+
+def test_a_damaged_index_is_an_empty_one(own_cache, settle_at_once, tmp_path):
+    own_cache.mkdir(parents=True)
+    (own_cache / digests.INDEX_NAME).write_bytes(b'{"half a fi')
+    path = settled_file(tmp_path / "deck.csv", b"x\n")
+    assert digests.digest_of(path) == hashlib.sha256(b"x\n").hexdigest()
+    next_build()
+    assert os.path.abspath(path) in digests.read_json_cache(own_cache / digests.INDEX_NAME)
+
+
+def test_known_image_facts_need_no_read(own_cache, settle_at_once, tmp_path, monkeypatch):
+    art = tmp_path / "art.png"
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(art)
+    os.utime(art, (OLD, OLD))
+    first = images.inspect_image(art)
+    assert first.passes_through
+    next_build()
+    forbid_reading(monkeypatch, art)
+    again = images.inspect_image(art)
+    assert again == first
+    assert (again.width, again.height, again.ranges) == (40, 30, first.ranges)
+
+
+def test_facts_are_keyed_by_content_not_by_name(own_cache, settle_at_once, tmp_path, monkeypatch):
+    """A damaged file that happens to sit where a good one was is read and refused, not trusted."""
+    art = tmp_path / "art.png"
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(art)
+    os.utime(art, (OLD, OLD))
+    images.inspect_image(art)
+    next_build()
+    data = bytearray(art.read_bytes())
+    data[40] ^= 0xFF  # inside IHDR or IDAT: a CRC no longer matches
+    settled_file(art, bytes(data))
+    with pytest.raises(images.ImageFormatError):
+        images.inspect_image(art)
