@@ -11,13 +11,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from jinja2 import StrictUndefined, TemplateError, UndefinedError, meta
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from typing import TYPE_CHECKING, Any
 
 from pnp.model.game import Card, Component, Game, Term
+from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
 from pnp.render.layout import Element, Layout, choice_problem
+
+if TYPE_CHECKING:
+    from jinja2.sandbox import SandboxedEnvironment
 
 NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius", "inset", "x1", "y1", "x2", "y2",
                 "spacing", "leading", "rotate", "count"}
@@ -48,6 +49,9 @@ class Resolved:
 
 def make_environment() -> SandboxedEnvironment:
     """Jinja2's sandbox: a layout or rule text from someone else cannot run code."""
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import SandboxedEnvironment
+
     return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
 
 
@@ -112,7 +116,7 @@ class Binder:
 
     def __init__(self, game: Game, environment: SandboxedEnvironment | None = None) -> None:
         self.game = game
-        self.env = environment or make_environment()
+        self._env = environment
         self._templates: dict[str, Any] = {}
         self._expressions: dict[str, Any] = {}
         self._per_card: dict[str, bool] = {}
@@ -142,16 +146,22 @@ class Binder:
                 values = dict(plan.static)
                 for key in plan.dynamic:
                     values[key] = self._value(key, element.values[key], context)
-            except SecurityError as exc:
-                raise BindError(f"refused by the sandbox: {exc}", layout, element) from None
-            except UndefinedError as exc:
-                raise BindError(f"unknown field: {exc}", layout, element) from None
-            except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
-                raise BindError(f"{type(exc).__name__}: {exc}", layout, element) from None
+            except Exception as exc:
+                problem = _binding_problem(exc)
+                if problem is None:
+                    raise  # not the layout's fault: a bug keeps its traceback
+                raise BindError(problem, layout, element) from None
             if plan.dynamic:
                 _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
             resolved.append(Resolved(element.type, values, element.line))
         return resolved
+
+    @property
+    def env(self) -> SandboxedEnvironment:
+        """Made on first use: layouts of plain fields and arithmetic never need Jinja2 (nor its import)."""
+        if self._env is None:
+            self._env = make_environment()
+        return self._env
 
     def _plan(self, element: Element) -> _ElementPlan:
         dynamic = tuple(key for key, value in element.values.items()
@@ -173,19 +183,33 @@ class Binder:
         """Whether a template or expression names anything that differs from card to card."""
         marker = ("e:" if expression else "t:") + source
         if marker not in self._per_card:
-            try:
-                parsed = self.env.parse("{{ (" + source + ") }}" if expression else source)
-                names = meta.find_undeclared_variables(parsed)
-            except TemplateError:
-                names = CARD_NAMES  # let the evaluation report the error, card by card
+            names = self._names_read(source, expression)
             self._per_card[marker] = bool(names & CARD_NAMES)
         return self._per_card[marker]
+
+    def _names_read(self, source: str, expression: bool) -> set[str] | frozenset[str]:
+        if not expression and "{" not in source:
+            return set()  # no Jinja2 delimiter: plain text
+        plain = None if expression else _PLAIN_FIELD.fullmatch(source)
+        if plain is not None:
+            return {plain.group(1)}
+        arithmetic = arithmetic_names(source) if expression else None
+        if arithmetic is not None:
+            return arithmetic
+        from jinja2 import TemplateError, meta
+
+        try:
+            return meta.find_undeclared_variables(self.env.parse("{{ (" + source + ") }}" if expression else source))
+        except TemplateError:
+            return CARD_NAMES  # let the evaluation report the error, card by card
 
     def _value(self, key: str, value: Any, context: Mapping[str, Any]) -> Any:
         if not isinstance(value, str):
             return value
         if key in NUMERIC_KEYS:
-            result = self._expression(value)(**context)
+            result = evaluate_arithmetic(value, context)
+            if result is None:
+                result = self._expression(value)(**context)
             if isinstance(result, bool) or not isinstance(result, int | float):
                 raise ValueError(f"{key} = {value!r} gives {result!r}, not a number")
             return float(result)
@@ -240,6 +264,20 @@ class Binder:
             # undefined_to_none=False: an unknown name in `when` must be an error, not a hidden element
             self._expressions[source] = self.env.compile_expression(source, undefined_to_none=False)
         return self._expressions[source]
+
+
+def _binding_problem(exc: Exception) -> str | None:
+    """What to tell the layout's author about an exception from evaluating it; None for a bug."""
+    from jinja2 import TemplateError, UndefinedError
+    from jinja2.sandbox import SecurityError
+
+    if isinstance(exc, SecurityError):
+        return f"refused by the sandbox: {exc}"
+    if isinstance(exc, UndefinedError):
+        return f"unknown field: {exc}"
+    if isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError):
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def image_path(game: Game, src: str) -> Path:
