@@ -9,13 +9,15 @@ output repeats its warnings instead of going quiet.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import re
+import sys
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 import pnp
@@ -41,12 +43,46 @@ def tool_fingerprint() -> str:
             if path.is_file() and path.suffix != ".pyc" and "__pycache__" not in path.parts:
                 digest.update(str(path.relative_to(root)).encode())
                 digest.update(_file_digest(path).encode())
+    versions = installed_versions(_PINNED)
     for name in _PINNED:
-        try:
-            digest.update(f"{name}={metadata.version(name)}".encode())
-        except metadata.PackageNotFoundError:
-            digest.update(f"{name}=absent".encode())
+        digest.update(f"{name}={versions.get(name, 'absent')}".encode())
     return digest.hexdigest()
+
+
+def installed_versions(names: Iterable[str]) -> dict[str, str]:
+    """Versions of installed distributions, read from the ``<name>-<version>.dist-info`` folder names.
+
+    What :func:`importlib.metadata.version` finds, without importing it (and the email parser it
+    brings) on every build; a distribution installed some other way falls back to it.
+    """
+    wanted = {_normalised(name): name for name in names}
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            listing = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in listing:
+            if not folder.endswith(".dist-info"):
+                continue
+            name, _, version = folder[: -len(".dist-info")].partition("-")
+            original = wanted.get(_normalised(name))
+            if original is not None and original not in found and version:
+                found[original] = version
+        if len(found) == len(wanted):
+            return found
+    missing = [original for original in wanted.values() if original not in found]
+    if missing:
+        from importlib import metadata
+
+        for original in missing:
+            with contextlib.suppress(metadata.PackageNotFoundError):
+                found[original] = metadata.version(original)
+    return found
+
+
+def _normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
 
 
 def _file_digest(path: Path) -> str:
