@@ -13,7 +13,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from pnp.cli import cli
 from pnp.diagnostics import Report
 from pnp.load.toml_lines import TomlDoc, load_toml
 from pnp.model.game import Card, Component, Deal, Example, Game, SetupRow, Source, Term
@@ -260,6 +262,61 @@ def test_a_condition_dead_at_some_player_counts_is_a_warning(tmp_path: Path) -> 
     assert len(black) == 1 and "3 players" in black[0].message and "5 players" not in black[0].message
     mixed = [n for n in report.notes if "'mixed'" in n.message]
     assert [("3 players" in n.message, "4 players" in n.message) for n in mixed] == [(True, False), (False, True)]
+
+
+def test_a_card_the_winner_cannot_have_played_is_an_error(tmp_path: Path) -> None:
+    # winner.played terms joined by `and` describe the one card the winner played
+    path = surveillance_csv(tmp_path,
+                            ("twice", "every trick", "winner.played(red) and winner.played(red)"),  # redundant
+                            ("red-seven", "every trick", "winner.played(trump) and winner.played(red) and "
+                                                         "winner.played(number=7)"),
+                            ("two-colours", "every trick", "winner.played(red) and winner.played(blue)"),
+                            ("two-numbers", "trick 20", "winner.played(number=3) and winner.played(number=7)"),
+                            ("nested", "every trick", "winner.played(red) and (winner.played(blue) or "
+                                                      "winner.played(green)) or count(won) >= 5"))
+    report = checked(make_game(surveillance=path))
+    about = {card: [d for d in report.diagnostics if f"'{card}'" in d.message]
+             for card in ("twice", "red-seven", "two-colours", "two-numbers", "nested")}
+    # the same colour twice is redundant, not wrong: accepted, and printed once ("a red card")
+    assert about["twice"] == [] and about["red-seven"] == []
+    assert report.warnings == []
+    colours = about["two-colours"]
+    assert [(d.level.name, d.file, d.line) for d in colours] == [("ERROR", path, 4)], messages(colours)
+    assert "winner.played(red) and winner.played(blue)" in colours[0].message
+    assert "can't be both red and blue" in colours[0].message
+    assert "can never be met" not in colours[0].message  # one error, with the fix that applies
+    assert colours[0].fix and "'or'" in colours[0].fix
+    # the clash, and (apart) the trick beyond the game: both in one run
+    numbers = sorted(about["two-numbers"], key=lambda d: d.message)
+    assert [(d.level.name, d.line) for d in numbers] == [("ERROR", 5), ("ERROR", 5)], messages(numbers)
+    assert "can't be numbered both 3 and 7" in numbers[1].message and "trick 20" in numbers[0].message
+    nested = about["nested"]
+    assert [(d.level.name, d.line) for d in nested] == [("ERROR", 6)], messages(nested)
+    assert "both red and blue" in nested[0].message and "both red and green" in nested[0].message
+
+
+def test_pnp_check_reports_a_contradictory_card_with_file_line_and_fix(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "data" / "gadget-trick"
+    shutil.copytree(DATA, folder)
+    csv_path = folder / "cards" / "surveillance.csv"
+    text = csv_path.read_text(encoding="utf-8")
+    # the Night Patrol (tricks 3-5) is in no example that its removal could change
+    old = "tricks 3-5,won(yellow) >= 4 and won(trump) >= 2,"
+    assert old in text
+    csv_path.write_text(text.replace(old, "tricks 3-5,winner.played(red) and winner.played(blue),"),
+                        encoding="utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), start=1) if row.startswith("night-patrol,"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "gadget-trick"])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 1, result.output
+    assert (f"data/gadget-trick/cards/surveillance.csv:{line}: error: surveillance card 'night-patrol': "
+            "winner.played(red) and winner.played(blue) can never both hold") in result.output
+    after = result.output.split(f"surveillance.csv:{line}: error:", 1)[1].splitlines()
+    assert after[1].strip().startswith("fix: ") and "'or'" in after[1], result.output
+    assert "FAILED — 1 error(s), 0 warning(s)" in result.output
 
 
 def test_generated_text_in_the_csv_is_flagged(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from pnp.rules import surveillance
 from pnp.rules.surveillance import (
     Activation,
     AllOf,
@@ -224,6 +225,81 @@ def test_and_needs_every_part_or_needs_one() -> None:
     assert not can_fire(parse_removal("trick.contains(11)", COLOURS), table)
     assert can_fire(parse_removal("count(won) < 1", COLOURS), table)
     assert not can_fire(parse_removal("count(won) < 0", COLOURS), table)
+
+
+# The winner played one card: every winner.played term of one conjunction
+# describes it, so two colours or two numbers there can never hold together.
+# Each pair: a condition that can fire, and its twin that asks the one card
+# for two colours or two numbers (worked out by hand from the grammar).
+ONE_CARD = [
+    # the same colour or number twice is redundant, not contradictory
+    ("winner.played(red) and winner.played(red)", "winner.played(red) and winner.played(blue)"),
+    ("winner.played(number=7) and winner.played(number=7)", "winner.played(number=7) and winner.played(number=3)"),
+    # a colour and a number, or the trump suit and a colour, describe one card (a red 7; red is trump)
+    ("winner.played(red) and winner.played(number=7)",
+     "winner.played(red) and winner.played(number=7) and winner.played(blue)"),
+    ("winner.played(trump) and winner.played(red)",
+     "winner.played(trump) and winner.played(red) and winner.played(yellow)"),
+    # other terms in between change nothing: the card is still one card
+    ("winner.played(red) and trick.total >= 25 or winner.played(blue)",
+     "winner.played(red) and trick.total >= 25 and winner.played(blue)"),
+    # brackets: a live alternative keeps the condition alive; none does not
+    ("winner.played(red) and (winner.played(blue) or winner.played(number=7))",
+     "winner.played(red) and (winner.played(blue) or winner.played(green))"),
+    ("(winner.played(red) or trick.contains(1)) and winner.played(blue)",
+     "(winner.played(red) or won(red) >= 11) and winner.played(blue)"),  # 10 red cards at most
+    ("(winner.played(red) and won(red) >= 2) and winner.played(number=1)",
+     "(winner.played(red) and won(red) >= 2) and winner.played(number=1) and winner.played(number=10)"),
+]
+
+
+@pytest.mark.parametrize(("fires", "never"), ONE_CARD)
+def test_the_card_the_winner_played_is_one_card(fires: str, never: str) -> None:
+    table = Table(players=3, in_play=deck(COLOURS[:4]), tricks_played=9)
+    assert can_fire(parse_removal(fires, COLOURS), table)
+    assert not can_fire(parse_removal(never, COLOURS), table)
+
+
+def clash_texts(text: str) -> list[tuple[str, str]]:
+    return [(clash.terms(), clash.reason()) for clash in surveillance.clashes(parse_removal(text, COLOURS))]
+
+
+def test_clashes_name_the_terms_that_cannot_hold_together() -> None:
+    # a conjunction whose every alternative asks the card for two colours or two numbers
+    assert clash_texts("winner.played(red) and winner.played(blue)") == [
+        ("winner.played(red) and winner.played(blue)", "it can't be both red and blue")]
+    assert clash_texts("trick.contains(1) and winner.played(number=3) and winner.played(number=7)") == [
+        ("winner.played(number=3) and winner.played(number=7)", "it can't be numbered both 3 and 7")]
+    assert clash_texts("winner.played(red) and winner.played(blue) and winner.played(green)") == [
+        ("winner.played(red), winner.played(blue) and winner.played(green)", "it can't be red, blue and green at once")]
+    assert clash_texts("winner.played(red) and winner.played(number=1) and winner.played(blue) "
+                       "and winner.played(number=2)") == [
+        ("winner.played(red), winner.played(number=1), winner.played(blue) and winner.played(number=2)",
+         "it can't be both red and blue, nor numbered both 1 and 2")]
+    assert clash_texts("winner.played(red) and (winner.played(blue) or winner.played(green))") == [
+        ("winner.played(red) and winner.played(blue)", "it can't be both red and blue"),
+        ("winner.played(red) and winner.played(green)", "it can't be both red and green")]
+    # a dead conjunction is reported though another alternative can fire: its text is nonsense
+    assert clash_texts("winner.played(red) and winner.played(blue) or won(red) >= 5") == [
+        ("winner.played(red) and winner.played(blue)", "it can't be both red and blue")]
+    # reported once, however deep the brackets
+    assert len(clash_texts("won(red) >= 1 and (winner.played(red) and (winner.played(blue)))")) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "winner.played(red) and winner.played(red)",  # redundant: accepted
+    "winner.played(trump) and winner.played(trump)",
+    "winner.played(trump) and winner.played(red) and winner.played(number=7)",
+    "winner.played(red) or winner.played(blue)",
+    "winner.played(red) and (winner.played(blue) or winner.played(number=7))",  # red 7
+    "(winner.played(red) or trick.contains(1)) and (winner.played(blue) or trick.total >= 20)",
+    "trick.contains(1) and trick.contains(10)",  # the trick holds several cards
+    "won(red) >= 1 and won(blue) >= 1",  # the won pile too
+])
+def test_terms_one_card_can_meet_do_not_clash(text: str) -> None:
+    assert clash_texts(text) == []
+    contradictory = text + " and winner.played(number=2) and winner.played(number=9)"
+    assert clash_texts(contradictory) != []
 
 
 def test_colours_named() -> None:

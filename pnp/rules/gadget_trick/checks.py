@@ -90,11 +90,23 @@ def check_surveillance(game: Game, settings: Settings, deck: Mapping[str, Card],
             if card.text("text", lang).strip():
                 report.warning(f"surveillance card {card.id!r}: text.{lang} is generated from the "
                                "conditions; the CSV text is ignored", file, line, f"empty text.{lang}")
-        _check_reach(game, settings, deck, watch, report)
+        clashes = surveillance.clashes(watch.removal)
+        if clashes:
+            found = "; ".join(f"{clash.terms()} can never both hold: the winner played one card, and "
+                              f"{clash.reason()}" for clash in clashes)
+            report.error(f"surveillance card {card.id!r}: {found}", file, line,
+                         "keep one of those winner.played(...) terms, or join them with 'or' if either "
+                         "card will do")
+        _check_reach(game, settings, deck, watch, report, dead_reported=bool(clashes))
 
 
 def _check_reach(game: Game, settings: Settings, deck: Mapping[str, Card], watch: WatchCard,
-                 report: Report) -> None:
+                 report: Report, dead_reported: bool = False) -> None:
+    """Trick numbers within the game, and the removal able to fire at each player count.
+
+    ``dead_reported``: the condition's clashes are reported already, so a
+    condition they leave dead is not reported again with a fix that can't help.
+    """
     card = watch.card
     file, line = (card.source.file, card.source.line) if card.source else (None, None)
     low, high = game.players
@@ -120,6 +132,8 @@ def _check_reach(game: Game, settings: Settings, deck: Mapping[str, Card], watch
         if missing and surveillance.can_fire(watch.removal, table):
             report.note(f"surveillance card {card.id!r}: {', '.join(sorted(missing))} is not in play with "
                         f"{players} players, so that part can't fire", file, line)
+    if dead_reported:
+        return
     if len(dead) == high - low + 1:
         report.error(f"surveillance card {card.id!r}: the removal condition can never be met "
                      f"(at {dead[0]})", file, line, "lower the numbers, or widen the activation")
