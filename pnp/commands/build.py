@@ -48,7 +48,7 @@ def printer_settings(printer: str | None, duplex_edge: str | None,
 
 def documents_for(game, rules, what: tuple[str, ...]) -> list[str]:
     """The documents a game can have: a rulebook needs rule texts, an aid needs aid tables."""
-    from pnp.render.ruletext import has_rule_texts
+    from pnp.load.rule_files import has_rule_texts
     from pnp.write.jobs import WHAT_DOCUMENTS
 
     kinds = []

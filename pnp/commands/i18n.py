@@ -9,8 +9,8 @@ import click
 
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
+from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
-from pnp.render.ruletext import has_rule_texts
 from pnp.validate.translations import accept_sections, analyse_translations, format_language, has_errors
 
 

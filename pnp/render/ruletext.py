@@ -36,13 +36,14 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import DataError, Report
+from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder  # noqa: F401 - re-exported
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
 from pnp.render.bind import make_environment
+from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
 from pnp.render.linebreak import Text, is_cjk
 from pnp.rules.base import ExampleError, GameRules
 
-RULES_FOLDER = "rules"
 ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
 _HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", re.DOTALL)
 _TABLE_MARKER = re.compile(rf"^<!--\s*pnp:table\s+(?P<id>{ID_PATTERN}|\S*)\s*-->\s*$")
@@ -189,19 +190,6 @@ def plain(runs: Sequence[Text]) -> str:
 
 # ---------------------------------------------------------------------------------------------------------------
 # Files
-
-
-def rules_folder(game: Game) -> Path:
-    return game.path / RULES_FOLDER
-
-
-def rule_text_path(game: Game, lang: str) -> Path:
-    return rules_folder(game) / f"{lang}.md"
-
-
-def has_rule_texts(game: Game) -> bool:
-    """Games get their rule texts one by one; a game without a rules/ folder has no rulebook yet."""
-    return rules_folder(game).is_dir()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -449,8 +437,11 @@ def _template_line(exc: BaseException, path: Path) -> int | None:
 
 
 def make_markdown() -> MarkdownIt:
-    """CommonMark plus GFM tables (built into markdown-it-py); HTML on, so comments can be dropped."""
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    """CommonMark plus GFM tables (built into markdown-it-py); HTML on, so comments can be dropped.
+
+    Emphasis is CJK-friendly, so ``**大切：**全員`` is bold (see pnp/render/cjk_emphasis.py).
+    """
+    return MarkdownIt("commonmark", {"html": True}).enable("table").use(use_cjk_friendly_emphasis)
 
 
 class _Parser:
