@@ -13,12 +13,13 @@ deterministically so that ``invariant=1`` PDFs are byte-identical.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import tempfile
 import threading
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
@@ -28,6 +29,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont as RlFont
 
 from pnp.diagnostics import DataError
+from pnp.load.digests import digest_of
+from pnp.load.user_cache import user_cache_dir
+from pnp.render.sfnt import SfntError, table_directory, typographic_metrics
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont as FtFont
@@ -127,10 +131,7 @@ def font_cache_dir() -> Path:
     sharing them across output folders is safe, and deleting them only costs
     time: ``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``.
     """
-    if os.environ.get("PNP_CACHE_DIR"):
-        return Path(os.environ["PNP_CACHE_DIR"]) / "fonts"
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "pnp" / "fonts"
+    return user_cache_dir() / "fonts"
 
 
 def default_font_paths() -> dict[str, Path]:
@@ -144,11 +145,37 @@ def default_font_paths() -> dict[str, Path]:
     }
 
 
-def covered_characters(overrides: Mapping[str, Path] | None = None) -> frozenset[str]:
+class Coverage:
+    """The characters every one of some fonts can draw, kept as code point ranges.
+
+    A CJK font covers about 45,000 characters; a set of them costs more to build on every run
+    than a build of a small deck spends drawing. Ranges answer "is this character covered?" by
+    bisection, and are what the disk cache holds.
+    """
+
+    def __init__(self, fonts: Sequence[Sequence[tuple[int, int]]]) -> None:
+        self._fonts = [([start for start, _ in ranges], [end for _, end in ranges]) for ranges in fonts]
+
+    def __contains__(self, char: object) -> bool:
+        if not isinstance(char, str) or len(char) != 1:
+            return False
+        code = ord(char)
+        for starts, ends in self._fonts:
+            index = bisect.bisect_right(starts, code) - 1
+            if index < 0 or code > ends[index]:
+                return False
+        return True
+
+    def missing(self, chars: Iterable[str]) -> set[str]:
+        """The characters of ``chars`` some font lacks."""
+        return {char for char in chars if char not in self}
+
+
+def covered_characters(overrides: Mapping[str, Path] | None = None) -> Coverage:
     """Characters every role's font can draw: what `pnp check` may let through to a build."""
     paths = default_font_paths()
     paths.update({role: Path(p) for role, p in (overrides or {}).items()})
-    return frozenset.intersection(*(_cmap_chars(path) for path in paths.values()))
+    return Coverage([_cmap_ranges(path) for path in paths.values()])
 
 
 def missing_characters(texts: Iterable[str], overrides: Mapping[str, Path] | None = None) -> dict[str, str]:
@@ -174,16 +201,17 @@ def prepare_fonts(
     samples = _first_sample_of_each_char(texts)
     wanted = frozenset(samples)
 
-    cmaps = {role: _cmap_chars(path) for role, path in paths.items()}
+    cmaps = {role: Coverage([_cmap_ranges(path)]) for role, path in paths.items()}
     missing = {
-        role: {ch: samples[ch] for ch in sorted(wanted - covered)}
+        role: {ch: samples[ch] for ch in sorted(covered.missing(wanted))}
         for role, covered in cmaps.items()
-        if wanted - covered
+        if covered.missing(wanted)
     }
     if missing:
         raise MissingGlyphError(missing, paths)
 
-    charset = wanted | (BASELINE_CHARS & frozenset.intersection(*cmaps.values()))
+    everywhere = Coverage([_cmap_ranges(path) for path in paths.values()])
+    charset = wanted | frozenset(char for char in BASELINE_CHARS if char in everywhere)
     fonts: dict[str, str] = {}
     prepared: dict[str, Path] = {}
     for role, path in paths.items():
@@ -219,21 +247,31 @@ def _describe_char(char: str) -> str:
 
 _lock = threading.Lock()
 _file_hashes: dict[Path, str] = {}
-_cmaps: dict[Path, frozenset[str]] = {}
+_cmaps: dict[Path, list[tuple[int, int]]] = {}
 _prepared: dict[tuple[str, str, frozenset[str], Path], tuple[str, Path]] = {}
 
 
 def _font_file_hash(path: Path) -> str:
-    """Hash of the font's bytes, once per process: size and mtime can lie, bytes can't."""
+    """Hash of the font's bytes (remembered across builds by the file's stat, see pnp.load.digests)."""
     key = path.resolve()
     with _lock:
         if key not in _file_hashes:
             try:
-                data = key.read_bytes()
+                _file_hashes[key] = digest_of(key)
             except OSError as exc:
                 raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
-            _file_hashes[key] = hashlib.sha256(data).hexdigest()
         return _file_hashes[key]
+
+
+def _tables(path: Path) -> dict[str, tuple[int, int]]:
+    """The font's table directory, with fontTools' words for a file that is not a usable font."""
+    try:
+        return table_directory(path)
+    except SfntError:
+        _open_font(path)  # raises the DataError that names the problem
+        raise
+    except OSError as exc:
+        raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
 
 
 def _open_font(path: Path, lazy: bool = True) -> FtFont:
@@ -253,23 +291,38 @@ def _open_font(path: Path, lazy: bool = True) -> FtFont:
         raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
 
 
-def _cmap_chars(path: Path) -> frozenset[str]:
-    """The characters a font covers; kept on disk by the font's hash, since reading the cmap of a
-    16 MB CJK font costs a noticeable part of every small build."""
+def _cmap_ranges(path: Path) -> list[tuple[int, int]]:
+    """The code point ranges (inclusive) a font covers; kept on disk by the font's hash, since
+    reading the cmap of a 16 MB CJK font costs a noticeable part of every small build."""
     key = path.resolve()
     with _lock:
         if key in _cmaps:
             return _cmaps[key]
-    stored = font_cache_dir() / f"cmap-{_font_file_hash(key)[:32]}.txt"
+    stored = font_cache_dir() / f"cmap-ranges-{_font_file_hash(key)[:32]}.txt"
     try:
-        chars = frozenset(chr(int(code, 16)) for code in stored.read_text(encoding="ascii").split())
+        ranges = [_parse_range(item) for item in stored.read_text(encoding="ascii").split()]
     except (OSError, ValueError):
         font = _open_font(key)
-        chars = frozenset(chr(code) for code in (font.getBestCmap() or {}))
-        _write_atomically(stored, " ".join(f"{ord(char):x}" for char in sorted(chars)).encode("ascii"))
+        ranges = _as_ranges(sorted(font.getBestCmap() or {}))
+        _write_atomically(stored, " ".join(f"{start:x}-{end:x}" for start, end in ranges).encode("ascii"))
     with _lock:
-        _cmaps[key] = chars
-    return chars
+        _cmaps[key] = ranges
+    return ranges
+
+
+def _parse_range(item: str) -> tuple[int, int]:
+    start, end = item.split("-")
+    return int(start, 16), int(end, 16)
+
+
+def _as_ranges(codes: Sequence[int]) -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    for code in codes:
+        if ranges and code == ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return ranges
 
 
 # --- subset, convert, cache, register -------------------------------------------------------------------
@@ -281,7 +334,7 @@ def _register(role: str, path: Path, charset: frozenset[str], cache_dir: Path) -
     with _lock:
         if memo_key in _prepared:
             return _prepared[memo_key]
-    is_cff = "CFF " in _open_font(path)
+    is_cff = "CFF " in _tables(path)
     key = hashlib.sha256(
         "\n".join([_CONVERTER_VERSION, file_hash, "".join(sorted(charset))]).encode("utf-8", "surrogatepass")
     ).hexdigest()
@@ -336,11 +389,9 @@ def _write_atomically(target: Path, data: bytes) -> None:
 
 
 def _is_readable_truetype(path: Path) -> bool:
-    from fontTools.ttLib import TTFont as FtFont
-
     try:
-        return "glyf" in FtFont(path, lazy=True)
-    except Exception:
+        return "glyf" in table_directory(path)
+    except (OSError, SfntError):
         return False
 
 
@@ -416,11 +467,4 @@ def _cff_to_glyf(font: FtFont) -> None:
 
 def _vertical_metrics(path: Path) -> tuple[float, float]:
     """Typographic ascent and descent as fractions of the em, for placing baselines."""
-    from fontTools.ttLib import TTFont as FtFont
-
-    font = FtFont(path, lazy=True)
-    units = font["head"].unitsPerEm
-    os2 = font.get("OS/2")
-    if os2 is None:
-        return 0.88, 0.12
-    return os2.sTypoAscender / units, -os2.sTypoDescender / units
+    return typographic_metrics(path)

@@ -7,12 +7,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import Report
+from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.rules import available, get_rules
 from pnp.rules.base import GameRules
 from pnp.validate import generic
 from pnp.validate.examples import check_examples
+
+NO_RULE_TEXTS = "no rule texts yet: add rules/<lang>.md to build a rulebook"
 
 
 @dataclass
@@ -46,9 +49,12 @@ def check_game(game: Game, report: Report, layouts: bool = True) -> tuple[GameRu
     outcome = check_examples(game, rules, report)
     if layouts:
         check_layouts(game, rules, report)
-    from pnp.validate.translations import check_translations
+    if has_rule_texts(game):  # the Markdown machinery is imported only for games that have rule texts
+        from pnp.validate.translations import check_translations
 
-    check_translations(game, report, rules)
+        check_translations(game, report, rules)
+    else:
+        report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
     return rules, outcome
 
 
@@ -72,7 +78,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
             for card in component.cards:
                 for element in (*card.face, *card.back):
                     text = str(element.values.get("text", element.values.get("symbol", "")))
-                    for char in sorted(set(text) - covered - {"\n"}):
+                    for char in sorted(covered.missing(set(text) - {"\n"})):
                         name = unicodedata.name(char, "unnamed character")
                         lang_report.error(f"card {card.card.id!r}: no font has U+{ord(char):04X} {char!r} ({name}), "
                                           f"used in {text[:40]!r}",

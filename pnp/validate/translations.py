@@ -504,8 +504,9 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     id are reported here with file and line, before anything is built.
     """
     if not has_rule_texts(game):
-        report.note("no rule texts yet: add rules/<lang>.md to build a rulebook", game.path,
-                    fix="see docs/rulebooks.md")
+        from pnp.validate import NO_RULE_TEXTS
+
+        report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
         return
     rules = rules or get_rules(game.rules)
     if rules is None:
@@ -535,7 +536,7 @@ def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | Non
     seen: set[str] = set()
     for block in text.walk():
         for string in block_texts(block):
-            for char in sorted(set(string) - covered - seen - {"\n"}):
+            for char in sorted(covered.missing(set(string) - seen - {"\n"})):
                 seen.add(char)
                 name = unicodedata.name(char, "unnamed character")
                 report.error(f"no font has U+{ord(char):04X} {char!r} ({name}), used in {string[:40]!r}",
