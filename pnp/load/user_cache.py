@@ -13,10 +13,19 @@ from pathlib import Path
 
 
 def user_cache_dir() -> Path:
-    """``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``."""
-    if os.environ.get("PNP_CACHE_DIR"):
-        return Path(os.environ["PNP_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    """``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``.
+
+    Asked for once per image drawn, so the answer is kept for as long as the environment says the same.
+    """
+    settings = (os.environ.get("PNP_CACHE_DIR"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+    known = _answers.get(settings)
+    if known is None:
+        known = Path(settings[0]) if settings[0] else Path(settings[1] or Path.home() / ".cache") / "pnp"
+        _answers[settings] = known
+    return known
+
+
+_answers: dict[tuple[str | None, ...], Path] = {}
 
 
 def read_json_cache(path: Path) -> dict:

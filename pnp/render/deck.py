@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.model.game import Card, Component, Game, where
-from pnp.render.bind import Binder, BindError, Resolved, card_context, image_path
+from pnp.render.bind import Binder, BindError, Resolved, card_context, forget_resolved_folders, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet
 from pnp.render.forms import SidePlan, form_box, shelf_of
@@ -67,6 +67,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
               components: tuple[str | None, ...] | None = None) -> dict[str, BoundComponent]:
     """Resolve every printed component's cards (or only ``components``); problems go to ``report``."""
     library = library or load_library(game.path, report)
+    forget_resolved_folders()
     binder = Binder(game)
     shelf = IconShelf([game.path / "icons"])
     generated = rules.card_texts(game, lang)

@@ -9,6 +9,7 @@ processes.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import font_cache_dir
-from pnp.write.stamps import files_under, job_key
+from pnp.write.stamps import job_key
 
 CARD_KINDS = ("cards", "fold", "lowink", "png")
 #: document kind -> file name; `--what rules` builds the first two, `--what aid` the last two
@@ -71,16 +72,28 @@ def output_folder(out: Path, game: str, lang: str, paper: str) -> Path:
 
 def card_inputs(game: Game, component: str) -> list[Path]:
     """Everything a component's card sheets read: not the other card lists, rule texts or examples."""
-    other_lists = {c.cards_file.resolve() for c in game.components.values()
+    root = os.path.realpath(game.path)
+    other_lists = {os.path.relpath(os.path.realpath(c.cards_file), root) for c in game.components.values()
                    if c.cards_file is not None and c.id != component}
     skipped_names = {"examples.toml", "glossary.toml"}
-    return [p for p in files_under(game.path, ["**/*"])
-            if p.resolve() not in other_lists and p.name not in skipped_names
-            and "rules" not in p.relative_to(game.path).parts[:1]]
+    return [game.path / relative for relative in game_files(game.path)
+            if relative not in other_lists and os.path.basename(relative) not in skipped_names
+            and relative.split(os.sep, 1)[0] != "rules"]
 
 
 def document_inputs(game: Game) -> list[Path]:
-    return files_under(game.path, ["**/*"])
+    return [game.path / relative for relative in game_files(game.path)]
+
+
+def game_files(folder: Path) -> list[str]:
+    """Every file under ``folder`` as a relative path, in a stable order (os.walk, not a glob of
+    Path objects: a deck of 900 images is listed once per build unit)."""
+    found = []
+    for directory, subfolders, files in os.walk(folder):
+        subfolders.sort()
+        relative = os.path.relpath(directory, folder)
+        found.extend(name if relative == "." else os.path.join(relative, name) for name in files)
+    return sorted(found, key=lambda name: Path(name).parts)
 
 
 def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: Path, what: Sequence[str],
