@@ -72,3 +72,17 @@ def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path:
         assert stat.S_IMODE(private.stat().st_mode) == 0o600
     finally:
         os.umask(old_umask)
+
+
+def test_only_durable_writes_sync_to_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Build outputs can be built again; a translator's record cannot, so only it pays for fsync."""
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+    with atomic_write(tmp_path / "output.pdf") as handle:
+        handle.write(b"output")
+    assert synced == []
+    with atomic_write(tmp_path / "record.toml", durable=True) as handle:
+        handle.write(b"record")
+    assert len(synced) == 1
+    assert (tmp_path / "record.toml").read_bytes() == b"record"

@@ -82,6 +82,20 @@ def test_a_deleted_output_is_rebuilt(data: Path, tmp_path: Path) -> None:
     assert "wrote 1 file(s)" in output
 
 
+def test_an_output_left_empty_or_edited_since_is_rebuilt(data: Path, tmp_path: Path) -> None:
+    """Outputs are not synced to disk: a power cut may leave one empty. The stamp knows its size and time."""
+    out = tmp_path / "out"
+    build(data, out, "--jobs", "1")
+    folder = out / "take-over-that-job" / "ja" / "a4"
+    good = (folder / "cards-markers.pdf").read_bytes()
+    (folder / "cards-markers.pdf").write_bytes(b"")
+    assert "wrote 1 file(s)" in build(data, out, "--jobs", "1")
+    assert (folder / "cards-markers.pdf").read_bytes() == good
+    with open(folder / "cards-goals.pdf", "r+b") as handle:  # same size, new time: someone saved over it
+        handle.write(handle.read(4))
+    assert "wrote 1 file(s)" in build(data, out, "--jobs", "1")
+
+
 def test_watch_maps_changes_to_games(data: Path) -> None:
     before = snapshot([data])
     csv = data / "take-over-that-job" / "cards" / "goals.csv"

@@ -261,7 +261,7 @@ def write_translated_sources(game: Game, lang: str, sources: Mapping[str, str]) 
     ]
     for section_id in sorted(sources):
         lines += [f"[sections.{section_id}]", f"source = {_toml_string(sources[section_id] + chr(10))}", ""]
-    with atomic_write(path) as handle:
+    with atomic_write(path, durable=True) as handle:  # the translator's record, not a build output
         handle.write("\n".join(lines).encode("utf-8"))
     return path
 

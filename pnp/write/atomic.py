@@ -61,20 +61,27 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+def atomic_write(path: str | os.PathLike[str], durable: bool = False) -> Iterator[BinaryIO]:
     """Yield a binary file to write to; it replaces `path` only if the block finishes.
 
-    The data is flushed and fsynced before the rename, so a crash right after cannot leave an empty
-    file under the final name. On any exception, KeyboardInterrupt included, the temporary file is
-    removed and `path` is left exactly as it was.
+    On any exception, KeyboardInterrupt included, the temporary file is removed and `path` is left
+    exactly as it was; a pnp process killed mid-write leaves only a hidden temporary file.
+
+    ``durable`` also flushes the data to the disk (fsync) before the rename, so that a power cut
+    right after cannot leave an empty file under the final name. Files the user writes by hand
+    (translation records) ask for it. Build outputs do not: they can always be built again, the
+    stamps notice an output whose size or time is not what was written (pnp/write/stamps.py), and
+    syncing costs a 700 MB image deck a fifth of a second here, seconds on a USB stick, on every
+    rebuild that `pnp watch` makes. make, ninja and cargo do not sync their outputs either.
     """
     target = Path(path)
     temp, fd = _temp_path_next_to(target)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         _keep_existing_mode(temp, target)
         os.replace(temp, target)
     except BaseException:

@@ -25,7 +25,7 @@ from pnp.load.digests import digest_of
 from pnp.render.faces import TextIssue
 from pnp.write.atomic import atomic_write
 
-STAMP_VERSION = 1
+STAMP_VERSION = 2
 _PINNED = ("reportlab", "pypdfium2", "fonttools", "pillow", "noto-cjk-sans-jp-regular", "noto-cjk-sans-jp-bold",
            "svglib", "jinja2", "markdown-it-py")
 
@@ -89,13 +89,6 @@ def _file_digest(path: Path) -> str:
     return digest_of(path)
 
 
-def files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
-    found: set[Path] = set()
-    for pattern in patterns:
-        found.update(p for p in folder.glob(pattern) if p.is_file())
-    return sorted(found)
-
-
 def job_key(parameters: dict, inputs: Iterable[Path], base: Path) -> str:
     digest = hashlib.sha256(tool_fingerprint().encode())
     digest.update(json.dumps(parameters, sort_keys=True, default=str).encode())
@@ -104,6 +97,18 @@ def job_key(parameters: dict, inputs: Iterable[Path], base: Path) -> str:
         digest.update(name.encode())
         digest.update(_file_digest(path).encode() if path.exists() else b"missing")
     return digest.hexdigest()
+
+
+def _as_written(entry: object) -> bool:
+    """Whether an output is still the file the stamp recorded (a stamp of an older pnp is not)."""
+    if not isinstance(entry, list) or len(entry) != 3:
+        return False
+    path, size, mtime_ns = entry
+    try:
+        info = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return False
+    return (info.st_size, info.st_mtime_ns) == (size, mtime_ns)
 
 
 @dataclass(frozen=True)
@@ -132,14 +137,20 @@ class StampStore:
             return None
         if data.get("key") != key:
             return None
-        outputs = tuple(data.get("outputs", ()))
-        if not outputs or not all(os.path.exists(p) for p in outputs):
+        recorded = data.get("outputs") or []
+        if not recorded or not all(_as_written(entry) for entry in recorded):
             return None
         issues = tuple(TextIssue(**issue) for issue in data.get("issues", ()))
-        return Stamp(key, outputs, issues)
+        return Stamp(key, tuple(entry[0] for entry in recorded), issues)
 
     def record(self, output: Path, key: str, outputs: Iterable[Path], issues: Iterable[TextIssue]) -> None:
+        """Each output with the size and time it was written with: outputs are not synced to disk
+        (pnp/write/atomic.py), so one a power cut left empty, or one edited since, is built again."""
         self.root.mkdir(parents=True, exist_ok=True)
-        data = {"key": key, "outputs": [str(p) for p in outputs], "issues": [asdict(i) for i in issues]}
+        written = []
+        for path in outputs:
+            info = os.stat(path)
+            written.append([str(path), info.st_size, info.st_mtime_ns])
+        data = {"key": key, "outputs": written, "issues": [asdict(i) for i in issues]}
         with atomic_write(self._path(output)) as handle:
             handle.write(json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
