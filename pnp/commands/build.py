@@ -9,6 +9,7 @@ import click
 
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
+from pnp.model.game import Game
 from pnp.validate import check_folder
 from pnp.write.jobs import BuildOptions, Unit, plan_game
 from pnp.write.runner import BuildSummary, run_units
@@ -67,6 +68,7 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     failed = bool(report.errors)
     units: list[Unit] = []
+    loaded: dict[Path, Game] = {}
     for folder in folders:
         result = check_folder(folder, layouts=False)
         if result.report.errors or result.game is None or result.rules is None:
@@ -76,6 +78,7 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
             failed = True
             continue
         game = result.game
+        loaded[game.path] = game
         languages = request.languages or game.languages
         unknown = [lang for lang in languages if lang not in game.languages]
         if unknown:
@@ -85,7 +88,7 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         units.extend(plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
                                documents_for(game, result.rules, what)))
     summary = BuildSummary()
-    run_units(units, summary, request.jobs)
+    run_units(units, summary, request.jobs, loaded)
     for diagnostic in summary.report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     click.echo(summary.describe(Path.cwd()))

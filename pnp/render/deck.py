@@ -125,8 +125,9 @@ def _check_elements(game: Game, component: Component, card: Card, layout: Layout
             if element.type == "image":
                 _prepare_image(game, component, card, element, report)
             elif element.type == "text":
-                parse_card_markup(str(element.values.get("text", "")), shelf,
-                                  style=str(element.values.get("font", "regular")))
+                text = str(element.values.get("text", ""))
+                if _MARKUP_CHARS.intersection(text):  # plain text cannot hold a markup error
+                    parse_card_markup(text, shelf, style=str(element.values.get("font", "regular")))
             elif element.type in ("icon", "pips") and element.values.get("name" if element.type == "icon" else "icon"):
                 name = str(element.values.get("name" if element.type == "icon" else "icon")).strip()
                 if name and name not in shelf:
@@ -137,6 +138,10 @@ def _check_elements(game: Game, component: Component, card: Card, layout: Layout
             problems.append(Diagnostic(Level.ERROR, f"layout {layout.name!r}: {message}", Path(layout.path),
                                        element.line, found.fix))
     return problems
+
+
+#: the characters card markup is made of (``**bold**``, ``:icon:``, ``\`` escapes)
+_MARKUP_CHARS = frozenset("*:\\")
 
 
 def _warn_safe_zone(layout: Layout, component: Component, report: Report) -> None:

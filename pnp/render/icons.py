@@ -19,10 +19,8 @@ For millimetres multiply by ``reportlab.lib.units.mm`` (4 mm = 11.34 pt).
 from __future__ import annotations
 
 import copy
-import difflib
 import re
 import threading
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -171,6 +169,8 @@ def _parse_svg(source: Folder) -> Drawing:
     data = source.read_bytes()
     # svglib's parser recovers from broken XML and draws whatever survived; a
     # strict parse first turns a damaged file into a clear error instead.
+    import xml.etree.ElementTree as ElementTree  # only when an icon is first read
+
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as error:
@@ -201,6 +201,8 @@ def _names_in(folder: Folder) -> Iterable[str]:
 
 
 def _unknown_icon(name: str, known: list[str]) -> DataError:
+    import difflib
+
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     message = f"unknown icon {name!r}"
     if close:

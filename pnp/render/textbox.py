@@ -7,7 +7,6 @@ warn naming the card rather than print text over the art.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -249,6 +248,8 @@ def parse_card_markup(
 
 
 def _unknown_icon(name: str, text: str, icons: Mapping[str, Icon]) -> DataError:
+    import difflib
+
     close = difflib.get_close_matches(name, list(icons), n=3)
     if close:
         fix = "did you mean " + " or ".join(f":{c}:" for c in close) + "?"

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
-from pnp.render.calibration_words import all_calibration_strings, calibration_texts
 from pnp.render.card_pdf import label_texts, write_component_pdf
 from pnp.render.deck import BoundComponent, bind_game
 from pnp.render.faces import TextIssue
@@ -67,6 +66,7 @@ def write_pngs(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]
 @writer("calibration")
 def write_calibration(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
     from pnp.render.calibration import write_calibration_sheet
+    from pnp.render.calibration_words import all_calibration_strings, calibration_texts
 
     fontset = prepare_fonts(all_calibration_strings(job.lang), state.unit.cache_dir)
     job.path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,8 +100,12 @@ class UnitState:
         return self._cache[name]
 
 
-def run_unit(unit: Unit) -> UnitResult:
-    """Build every stale job of a unit. Runs in a worker process or in-process."""
+def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
+    """Build every stale job of a unit. Runs in a worker process or in-process.
+
+    ``game``: the game as the build already loaded and checked it, when the unit runs in the same
+    process (a worker reloads it from ``unit.game_path``, which gives the same model).
+    """
     import pnp.write.outputs  # noqa: F401  (registers the job writers)
 
     result = UnitResult()
@@ -117,7 +121,8 @@ def run_unit(unit: Unit) -> UnitResult:
     if not stale:
         return result
     report = Report()
-    game = load_game(unit.game_path, report)
+    if game is None:
+        game = load_game(unit.game_path, report)
     rules = get_rules(game.rules) if game is not None else None
     if game is None or rules is None or report.errors:
         result.report.extend(report)
@@ -169,8 +174,13 @@ def all_fresh(unit: Unit) -> UnitResult | None:
     return result
 
 
-def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = None) -> None:
-    """Run units in order (results are gathered in unit order whatever finishes first)."""
+def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = None,
+              loaded: Mapping[Path, Game] | None = None) -> None:
+    """Run units in order (results are gathered in unit order whatever finishes first).
+
+    ``loaded`` maps game folders to the games already loaded, for units run in this process.
+    """
+    loaded = loaded or {}
     pending: list[tuple[int, Unit]] = []
     results: dict[int, UnitResult] = {}
     for index, unit in enumerate(units):
@@ -184,7 +194,7 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
     with click.progressbar(length=len(pending), label="building", file=sys.stderr) if show else _Null() as bar:
         if workers <= 1:
             for index, unit in pending:
-                results[index] = run_unit(unit)
+                results[index] = run_unit(unit, loaded.get(unit.game_path))
                 bar.update(1)
         else:
             from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
