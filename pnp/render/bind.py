@@ -123,6 +123,7 @@ class Binder:
         self._per_card: dict[str, bool] = {}
         self._static: dict[tuple, Any] = {}
         self._plans: dict[tuple, list[_ElementPlan]] = {}
+        self._plain_fields: dict[str, tuple[str, str] | None] = {}  # template -> (object, field) it prints
 
     def resolve(self, layout: Layout, context: Mapping[str, Any]) -> list[Resolved]:
         resolved = []
@@ -232,13 +233,16 @@ class Binder:
         field that is missing (so Jinja2 can report it), returns None and goes
         through the sandboxed template as before.
         """
-        match = _PLAIN_FIELD.fullmatch(source)
-        if match is None:
+        field = self._plain_fields.get(source, False)
+        if field is False:
+            match = _PLAIN_FIELD.fullmatch(source)
+            field = self._plain_fields[source] = None if match is None else (match.group(1), match.group(2))
+        if field is None:
             return None
-        holder = context.get(match.group(1))
-        if not isinstance(holder, dict) or match.group(2) not in holder:
+        holder = context.get(field[0])
+        if not isinstance(holder, dict) or field[1] not in holder:
             return None
-        value = holder[match.group(2)]
+        value = holder[field[1]]
         return value if isinstance(value, str) else str(value) if isinstance(value, int | float) else None
 
     def colour(self, text: str) -> str | None:

@@ -19,7 +19,7 @@ from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import font_cache_dir
-from pnp.write.stamps import job_key
+from pnp.write.stamps import files_in, job_key
 
 CARD_KINDS = ("cards", "fold", "lowink", "png")
 #: document kind -> file name; `--what rules` builds the first two, `--what aid` the last two
@@ -76,24 +76,13 @@ def card_inputs(game: Game, component: str) -> list[Path]:
     other_lists = {os.path.relpath(os.path.realpath(c.cards_file), root) for c in game.components.values()
                    if c.cards_file is not None and c.id != component}
     skipped_names = {"examples.toml", "glossary.toml"}
-    return [game.path / relative for relative in game_files(game.path)
+    return [game.path / relative for relative in files_in(game.path)
             if relative not in other_lists and os.path.basename(relative) not in skipped_names
             and relative.split(os.sep, 1)[0] != "rules"]
 
 
 def document_inputs(game: Game) -> list[Path]:
-    return [game.path / relative for relative in game_files(game.path)]
-
-
-def game_files(folder: Path) -> list[str]:
-    """Every file under ``folder`` as a relative path, in a stable order (os.walk, not a glob of
-    Path objects: a deck of 900 images is listed once per build unit)."""
-    found = []
-    for directory, subfolders, files in os.walk(folder):
-        subfolders.sort()
-        relative = os.path.relpath(directory, folder)
-        found.extend(name if relative == "." else os.path.join(relative, name) for name in files)
-    return sorted(found, key=lambda name: Path(name).parts)
+    return [game.path / relative for relative in files_in(game.path)]
 
 
 def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: Path, what: Sequence[str],
