@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pnp.diagnostics import Report
@@ -62,6 +61,8 @@ def same_value(stated: Any, computed: Any) -> bool:
 
 
 def _normal(value: Any) -> Any:
+    from fractions import Fraction  # imported when a game has examples to compare, not on every build
+
     if isinstance(value, bool):
         return value
     if isinstance(value, int | Fraction):

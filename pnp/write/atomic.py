@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -22,7 +21,7 @@ def _temp_path_next_to(target: Path) -> tuple[Path, int]:
     file: mkstemp's 0600 would survive the rename and make the PDF unreadable for other users.
     """
     while True:
-        candidate = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        candidate = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
         try:
             fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
         except FileExistsError:
