@@ -19,10 +19,8 @@ from pnp.render.bind import Binder, BindError, Resolved, card_context, forget_re
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet
 from pnp.render.forms import SidePlan, form_box, shelf_of
-from pnp.render.images import ART_BLEED_MM, ImageFormatError, inspect_image, printed_dpi
 from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.textbox import parse_card_markup
-from pnp.render.vector_art import load_svg
 from pnp.rules.base import GameRules
 
 DEFAULT_FACE = {"cards": "default-face", "tokens": "token-face"}
@@ -162,6 +160,10 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     A ``src`` without a suffix (``images/<card id>``) finds a .png, .jpg or .jpeg of that name, so
     a designer can drop art in a folder without naming each file in the card list.
     """
+    # the image modules load with the first deck that has art, not with every build
+    from pnp.render.images import ImageFormatError, inspect_image, printed_dpi
+    from pnp.render.vector_art import load_svg
+
     location = where(card.source)
     src = str(element.values.get("src", "")).strip()
     try:
@@ -196,6 +198,8 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
 
 def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:
     """The image box in mm, grown by the art's bleed on each edge that `bleed = true` pushes out."""
+    from pnp.render.images import ART_BLEED_MM
+
     card_w, card_h = component.size or (63.5, 88.9)
     x, y = values.get("x", 0.0), values.get("y", 0.0)
     w, h = values.get("w", card_w), values.get("h", card_h)

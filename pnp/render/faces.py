@@ -17,10 +17,8 @@ from reportlab.lib.units import mm
 from pnp.render import icons as icon_lib
 from pnp.render.bind import Resolved
 from pnp.render.fonts import FontSet
-from pnp.render.images import art_bleed_box, draw_image
 from pnp.render.linebreak import Icon as InlineIcon
 from pnp.render.textbox import Fit, draw_fit, fit_text, parse_card_markup
-from pnp.render.vector_art import draw_svg
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
 DEFAULT_TEXT_COLOUR = "#1a1a1a"
@@ -244,6 +242,9 @@ class FacePainter:
         canvas.restoreState()
 
     def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
+        from pnp.render.images import art_bleed_box, draw_image
+        from pnp.render.vector_art import draw_svg
+
         v = element.values
         x, y, w, h = self._box(v, trim, art_bleed_box(trim, bleed) if v.get("bleed") else None)
         if v.get("vector"):

@@ -153,10 +153,11 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
 def remember_for_next_build() -> None:
     """Keep the digests and image facts this process learnt, so the next build need not read the files."""
     from pnp.load.digests import save_digests
-    from pnp.render.images import save_image_facts
 
     save_digests()
-    save_image_facts()
+    images = sys.modules.get("pnp.render.images")  # a build that drew no art learnt no image facts
+    if images is not None:
+        images.save_image_facts()
 
 
 def all_fresh(unit: Unit) -> UnitResult | None:
