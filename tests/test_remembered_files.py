@@ -59,12 +59,13 @@ def next_build() -> None:
     images._facts_from = None
 
 
-def forbid_reading(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+def forbid_reading(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
     real = Path.read_bytes
+    forbidden = {path.resolve() for path in paths}
 
     def guarded(self: Path) -> bytes:
-        if self.resolve() == path.resolve():
-            raise AssertionError(f"{path.name} was read although its digest is remembered")
+        if self.resolve() in forbidden:
+            raise AssertionError(f"{self.name} was read although its digest is remembered")
         return real(self)
 
     monkeypatch.setattr(Path, "read_bytes", guarded)
@@ -140,5 +141,39 @@ def test_facts_are_keyed_by_content_not_by_name(own_cache, settle_at_once, tmp_p
     data = bytearray(art.read_bytes())
     data[40] ^= 0xFF  # inside IHDR or IDAT: a CRC no longer matches
     settled_file(art, bytes(data))
+    with pytest.raises(images.ImageFormatError):
+        images.inspect_image(art)
+
+
+def test_a_first_build_reads_each_image_once(own_cache, tmp_path, monkeypatch):
+    """Hashing the game's files also analyses its art, so binding the layouts reads nothing more."""
+    from pnp.write.jobs import _hash_inputs
+
+    monkeypatch.setattr(digests, "PARALLEL_BYTES", 0)  # the threaded path, even for small files
+    arts = []
+    for index in range(6):
+        art = tmp_path / f"art-{index}.png"
+        Image.new("RGB", (40, 30), (index * 40, 10, 10)).save(art)
+        arts.append(art)
+    notes = settled_file(tmp_path / "notes.txt", b"not an image")
+    expected = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in [*arts, notes]}
+    _hash_inputs([*arts, notes])
+    forbid_reading(monkeypatch, *arts, notes)
+    for path, digest in expected.items():
+        assert digests.digest_of(path) == digest
+    for art in arts:
+        source = images.inspect_image(art)
+        assert source.passes_through and (source.width, source.height) == (40, 30)
+
+
+def test_a_damaged_image_met_while_hashing_is_reported_when_drawn(own_cache, tmp_path):
+    from pnp.write.jobs import _hash_inputs
+
+    art = tmp_path / "art.png"
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(art)
+    data = bytearray(art.read_bytes())
+    data[40] ^= 0xFF
+    art.write_bytes(bytes(data))
+    _hash_inputs([art])
     with pytest.raises(images.ImageFormatError):
         images.inspect_image(art)

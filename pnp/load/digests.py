@@ -18,6 +18,7 @@ import hashlib
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
@@ -88,6 +89,49 @@ def digest_of_bytes(path: Path | str, stat: os.stat_result, data: bytes) -> str:
         if settled:
             _NEW[name] = [*key, digest]
     return digest
+
+
+PARALLEL_BYTES = 16 << 20  # below this much unknown data, threads cost more than they save
+
+
+def digest_all(paths: Iterable[Path], on_read: Callable[[Path, os.stat_result, bytes], None] | None = None) -> None:
+    """Hash every file not known yet, on all cores, so later :func:`digest_of` calls only look up.
+
+    A first build of a deck of 900 images hashes 700 MB; sha256 and file reads release the GIL, so
+    threads share the work. ``on_read`` sees each file's bytes while they are in memory (an image's
+    facts are read from the same bytes, not from a second read).
+    """
+    unknown: list[tuple[Path, os.stat_result]] = []
+    for path in paths:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue  # a missing input is the caller's to report
+        if known_digest(path, stat) is None:
+            unknown.append((path, stat))
+
+    def hash_one(item: tuple[Path, os.stat_result]) -> None:
+        path, stat = item
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return
+        if len(data) != stat.st_size:
+            return  # changed while read: digest_of will read it again
+        digest_of_bytes(path, stat, data)
+        if on_read is not None:
+            on_read(Path(path), stat, data)
+
+    workers = min(os.cpu_count() or 1, len(unknown))
+    if workers <= 1 or sum(stat.st_size for _, stat in unknown) < PARALLEL_BYTES:
+        for item in unknown:
+            hash_one(item)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for _ in pool.map(hash_one, unknown):
+            pass
 
 
 def save_digests() -> None:

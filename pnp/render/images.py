@@ -146,6 +146,23 @@ def inspect_image(path: Path) -> SourceImage:
     return source
 
 
+def learn_from_bytes(path: Path, stat: os.stat_result, data: bytes) -> None:
+    """Analyse an image from bytes read for another reason (hashing), so the build need not read it again.
+
+    A file that is not an image pnp can pass through, or a damaged one, is left for
+    :func:`inspect_image` to read and report when a layout uses it.
+    """
+    if not (data.startswith(PNG_SIGNATURE) or data.startswith(b"\xff\xd8")):
+        return
+    try:
+        source = _analyse(Path(os.path.abspath(path)), data, stat)
+    except ImageFormatError:
+        return
+    _remember_facts(source)
+    with _LOCK:
+        _SOURCES[os.path.abspath(path)] = source
+
+
 def save_image_facts() -> None:
     """Add the facts learnt by this process to the user cache, for the next build to skip reading."""
     with _LOCK:

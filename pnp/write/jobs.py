@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import Report
+from pnp.load.digests import digest_all
 from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
@@ -96,6 +97,7 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
         document_kinds = [kind for choice in what for kind in WHAT_DOCUMENTS.get(choice, ())]
     units: list[Unit] = []
     printed = [c for c in game.components.values() if c.printed and c.cards]
+    _hash_inputs(document_inputs(game))
     cache_dir = font_cache_dir()
     stamp_root = out / ".cache" / "stamps"
     parameters = {"print": asdict(options.print)}
@@ -129,6 +131,21 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
         if documents:
             units.append(Unit(game.path, game.id, lang, None, tuple(documents), options, cache_dir, stamp_root))
     return units
+
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
+
+
+def _hash_inputs(paths: list[Path]) -> None:
+    """Hash the game's files up front, on all cores; art is analysed from the bytes read for its hash."""
+    on_read = None
+    if any(path.suffix.lower() in IMAGE_SUFFIXES for path in paths):
+        from pnp.render.images import learn_from_bytes
+
+        def on_read(path: Path, stat: os.stat_result, data: bytes) -> None:
+            if path.suffix.lower() in IMAGE_SUFFIXES:
+                learn_from_bytes(path, stat, data)
+    digest_all(paths, on_read)
 
 
 def _job(kind: str, lang: str, paper: str, path: Path, component: str | None, parameters: dict,
