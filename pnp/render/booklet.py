@@ -10,6 +10,13 @@ Platypus draws pages in reading order, but a booklet sheet holds pages n and
 as a PDF form (drawn once, placed anywhere) and lays the forms out in
 saddle-stitch order when the document is saved; reportlab's own docs suggest
 an alternate canvas for n-up printing.
+
+A PDF destination belongs to a page, not to a form, so the headings'
+bookmarks cannot be set while their page is being drawn. The canvas instead
+notes each one with its booklet page and its position on that page, and sets
+it on the sheet side that shows the page when the forms are placed, moved by
+the same offset as the form (left or right half). The outline entries keep
+the rulebook's titles, levels and order.
 """
 
 from __future__ import annotations
@@ -59,6 +66,20 @@ def half_sheet(sheet: Paper) -> tuple[float, float]:
     return width / 2, height
 
 
+@dataclass(frozen=True)
+class PendingBookmark:
+    """A destination asked for while booklet page ``page`` was a form; coordinates are on that page."""
+
+    key: str
+    page: int
+    fit: str
+    left: float | None
+    top: float | None
+    bottom: float | None
+    right: float | None
+    zoom: float | None
+
+
 class BookletCanvas(Canvas):
     """A canvas that turns every page into a form, then imposes the forms two-up in booklet order."""
 
@@ -70,6 +91,8 @@ class BookletCanvas(Canvas):
         self.page_size = page_size
         self.pages_drawn = 0
         self.sheets_made = 0
+        self.pending_bookmarks: list[PendingBookmark] = []
+        self._imposing = False
         self._begin_page()
 
     @staticmethod
@@ -83,6 +106,28 @@ class BookletCanvas(Canvas):
         """Platypus resizes the canvas to its page template; the sheet keeps its size."""
         self._pagesize = self.sheet_size
 
+    def bookmarkPage(self, key: str, fit: str = "Fit", left: float | None = None, top: float | None = None,
+                     bottom: float | None = None, right: float | None = None, zoom: float | None = None) -> None:
+        """While a page is a form, remember the destination; it is set on its sheet side in :meth:`save`.
+
+        ``bookmarkHorizontal`` (the headings' bookmark) lands here with the
+        position already in page coordinates, as every form starts untransformed.
+        """
+        if self._imposing:
+            super().bookmarkPage(key, fit=fit, left=left, top=top, bottom=bottom, right=right, zoom=zoom)
+            return
+        self.pending_bookmarks.append(PendingBookmark(key, self.pages_drawn + 1, fit, left, top, bottom, right, zoom))
+
+    def _set_bookmarks(self, page: int, dx: float, dy: float) -> None:
+        """The destinations of booklet page ``page``, now shown at (dx, dy) on the current sheet side."""
+        def shift(value: float | None, by: float) -> float | None:
+            return None if value is None else value + by
+
+        for mark in self.pending_bookmarks:
+            if mark.page == page:
+                self.bookmarkPage(mark.key, fit=mark.fit, left=shift(mark.left, dx), top=shift(mark.top, dy),
+                                  bottom=shift(mark.bottom, dy), right=shift(mark.right, dx), zoom=mark.zoom)
+
     def showPage(self) -> None:
         self.endForm()
         self.pages_drawn += 1
@@ -94,14 +139,17 @@ class BookletCanvas(Canvas):
         half_width = self.sheet_size[0] / 2
         x_offset = (half_width - self.page_size[0]) / 2
         y_offset = (self.sheet_size[1] - self.page_size[1]) / 2
+        self._imposing = True
         for front, back in saddle_stitch_order(pages):
             for left, right in (front, back):
                 for column, page in enumerate((left, right)):
                     if page <= self.pages_drawn:
+                        dx = column * half_width + x_offset
                         self.saveState()
-                        self.translate(column * half_width + x_offset, y_offset)
+                        self.translate(dx, y_offset)
                         self.doForm(self.form_name(page))
                         self.restoreState()
+                        self._set_bookmarks(page, dx, y_offset)
                 self._fold_marks()
                 Canvas.showPage(self)
             self.sheets_made += 1
@@ -138,7 +186,7 @@ def write_booklet(game: Game, rules: GameRules, lang: str, paper: str | Paper, p
     sheet_size = sheet.oriented("landscape").size_pt
     page_size = half_sheet(sheet)
     prepared = prepare_rulebook(game, rules, lang, cache_dir)
-    story, styles = rulebook_story(prepared, page_size, outline=False)  # outlines cannot live inside forms
+    story, styles = rulebook_story(prepared, page_size)  # BookletCanvas moves the bookmarks onto the sheets
     made: list[BookletCanvas] = []
 
     def canvasmaker(*args: Any, **kwargs: Any) -> BookletCanvas:
