@@ -18,7 +18,8 @@ What is compared, per section (see docs/rulebooks.md for the reasons):
   translation may repeat a number (English "second place" is "2位"), but it
   may not state one fewer times than the source, nor state one the source
   never does;
-* glossary: a section whose source uses a term must use the paired term (warning).
+* glossary: a section whose source uses a term must use the paired term (warning); terms are
+  found as words, a Japanese one not inside a longer compound (glossary_match.py says how and why).
 
 Card texts have no sections; for them we count translated and missing texts.
 """
@@ -29,7 +30,7 @@ import difflib
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -41,7 +42,6 @@ from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
 from pnp.render.fonts import covered_characters
-from pnp.render.linebreak import is_cjk
 from pnp.render.ruletext import (
     RuleText,
     block_texts,
@@ -54,6 +54,7 @@ from pnp.render.ruletext import (
 )
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
+from pnp.validate.glossary_match import uses_term
 from pnp.write.atomic import atomic_write
 
 GLOSSARY = "glossary.toml"
@@ -155,6 +156,18 @@ class Glossary:
     path: Path
     terms: list[Term] = field(default_factory=list)
 
+    def vocabulary(self, lang: str) -> frozenset[str]:
+        """Every spelling of every term in ``lang``: the words a Japanese compound may be made of."""
+        return frozenset(spelling for term in self.terms for spelling in term.forms.get(lang, ()))
+
+    def missing_terms(self, source: str, target: str, source_lang: str, lang: str) -> list[Term]:
+        """Terms ``source`` uses whose paired term ``target`` lacks (glossary_match.py has the rule)."""
+        source_words, target_words = self.vocabulary(source_lang), self.vocabulary(lang)
+        return [term for term in self.terms
+                if source_lang in term.forms and lang in term.forms
+                and uses_term(source, term.forms[source_lang], source_words)
+                and not uses_term(target, term.forms[lang], target_words)]
+
 
 def load_glossary(game: Game, report: Report) -> Glossary | None:
     """``glossary.toml``: [[term]] tables of language = "term" or ["term", "variant"]."""
@@ -191,17 +204,6 @@ def load_glossary(game: Game, report: Report) -> Glossary | None:
         if forms:
             glossary.terms.append(Term(forms, line, str(entry.get("note", ""))))
     return glossary
-
-
-def uses_term(text: str, spellings: Iterable[str]) -> bool:
-    """Latin terms match whole words in any case, plural -s/-es included; CJK terms match anywhere."""
-    for spelling in spellings:
-        if any(is_cjk(char) for char in spelling):
-            if spelling in text:
-                return True
-        elif re.search(rf"(?<![\w-]){re.escape(spelling)}(?:s|es)?(?![\w-])", text, re.IGNORECASE):
-            return True
-    return False
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -386,15 +388,12 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
         findings.append(Finding("number", source.id, f"section {source.id!r}: the translation states {number}, "
                                 "the source does not", Level.ERROR, target_path, _first_line(target, number),
                                 "check the number against the source section"))
-    for term in glossary.terms if glossary else ():
-        if source_lang not in term.forms or lang not in term.forms:
-            continue
-        if uses_term(prose(source.text), term.forms[source_lang]) and not uses_term(prose(target.text),
-                                                                                     term.forms[lang]):
-            findings.append(Finding("glossary", source.id, f"section {source.id!r}: the source uses "
-                                    f"{term.preferred(source_lang)!r}, but the translation lacks its glossary term "
-                                    f"{term.preferred(lang)!r}", Level.WARNING, target_path, target.line,
-                                    f"use {term.preferred(lang)!r} (glossary.toml line {term.line})"))
+    missing = glossary.missing_terms(prose(source.text), prose(target.text), source_lang, lang) if glossary else []
+    for term in missing:
+        findings.append(Finding("glossary", source.id, f"section {source.id!r}: the source uses "
+                                f"{term.preferred(source_lang)!r}, but the translation lacks its glossary term "
+                                f"{term.preferred(lang)!r}", Level.WARNING, target_path, target.line,
+                                f"use {term.preferred(lang)!r} (glossary.toml line {term.line})"))
     return findings
 
 
@@ -470,16 +469,14 @@ def _card_glossary(game: Game, lang: str, glossary: Glossary) -> list[Finding]:
             source, target = card.text(name, game.source_language), card.text(name, lang)
             if not target:
                 continue
-            for term in glossary.terms:
-                if game.source_language not in term.forms or lang not in term.forms:
-                    continue
-                if uses_term(source, term.forms[game.source_language]) and not uses_term(target, term.forms[lang]):
-                    where = card.source
-                    findings.append(Finding(
-                        "glossary", f"card {card.id}", f"card {card.id} {name}.{lang}: the source uses "
-                        f"{term.preferred(game.source_language)!r}, but the translation lacks "
-                        f"{term.preferred(lang)!r}", Level.WARNING, where.file if where else None,
-                        where.line if where else None))
+            for term in glossary.missing_terms(source, target, game.source_language, lang):
+                where = card.source
+                findings.append(Finding(
+                    "glossary", f"card {card.id}", f"card {card.id} {name}.{lang}: the source uses "
+                    f"{term.preferred(game.source_language)!r}, but the translation lacks "
+                    f"{term.preferred(lang)!r}", Level.WARNING, where.file if where else None,
+                    where.line if where else None, f"use {term.preferred(lang)!r} in its {name}.{lang} "
+                    f"(glossary.toml line {term.line})"))
     return findings
 
 
