@@ -26,7 +26,7 @@ from pnp.diagnostics import Report
 from pnp.model.game import Example, Game
 from pnp.render.deck import BoundCard, bind_game, make_painter
 from pnp.render.fonts import FontSet
-from pnp.render.ruletext import card_label, format_value, rank_label
+from pnp.render.ruletext import card_label, format_value, player_names, rank_label
 from pnp.rules.base import GameRules
 
 CARD_OUTLINE = HexColor("#9a9a9a")
@@ -45,11 +45,14 @@ DEFAULT_CARD_SIZE = (63.5, 88.9)
 class CardArt(Protocol):
     """Draws one card, scaled so that it is ``width`` points wide, bottom-left corner at (x, y).
 
-    ``fontset`` is set once the build has prepared the fonts for :meth:`texts`.
+    ``fontset`` is set once the build has prepared the fonts for :meth:`texts`. The art is made
+    for one language (:func:`make_card_art`), so it also carries how that language names the
+    players of the examples (``player_names``, id -> name), which :class:`FigureFlowable` prints.
     """
 
     aspect: float  # height / width
     fontset: FontSet | None
+    player_names: Mapping[str, str]
 
     def draw(self, canvas: Any, card_id: str, x: float, y: float, width: float) -> None: ...
 
@@ -65,8 +68,10 @@ class FaceArt:
     fontset: FontSet | None = None
     aspect: float = DEFAULT_CARD_SIZE[1] / DEFAULT_CARD_SIZE[0]
     _painter: Any = None
+    player_names: Mapping[str, str] = field(default_factory=dict)
 
     def texts(self) -> Iterable[str]:
+        yield from self.player_names.values()
         for bound, _, _ in self.bound.values():
             for element in bound.face:
                 if element.type == "text":
@@ -104,8 +109,10 @@ class ChipArt:
     game: Game
     fontset: FontSet | None = None
     aspect: float = DEFAULT_CARD_SIZE[1] / DEFAULT_CARD_SIZE[0]
+    player_names: Mapping[str, str] = field(default_factory=dict)
 
     def texts(self) -> Iterable[str]:
+        yield from self.player_names.values()
         for card in self.game.all_cards():
             yield card_label(self.game, card.id)
 
@@ -150,24 +157,29 @@ def _card_colour(game: Game, card_id: str) -> Color:
 
 
 def make_card_art(game: Game, rules: GameRules, lang: str, report: Report) -> CardArt:
-    """Real faces when every layout binds; otherwise chips, with a warning saying why."""
+    """Real faces when every layout binds; otherwise chips, with a warning saying why.
+
+    Either way the art knows how ``lang`` names the examples' players (examples.toml
+    ``[player_names.<lang>]``), so the figures print the same names as the rule text.
+    """
+    names = player_names(game, lang)
     bind_report = Report()
     try:
         bound = bind_game(game, rules, lang, bind_report)
     except Exception as exc:  # the deck renderer is young; a rulebook must not die with it
         report.warning(f"card faces could not be drawn ({type(exc).__name__}: {exc}); the rulebook shows "
                        "simple card chips instead", game.path)
-        return ChipArt(game)
+        return ChipArt(game, player_names=names)
     if bind_report.errors:
         report.warning("card layouts have errors (see pnp check); the rulebook shows simple card chips instead",
                        game.path)
-        return ChipArt(game)
+        return ChipArt(game, player_names=names)
     faces: dict[str, tuple[BoundCard, str, tuple[float, float]]] = {}
     for component in bound.values():
         size = component.component.size or DEFAULT_CARD_SIZE
         for card in component.cards:
             faces.setdefault(card.card.id, (card, component.face_layout, size))
-    return FaceArt(game, faces)
+    return FaceArt(game, faces, player_names=names)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -183,8 +195,18 @@ class CardSlot:
 
 @dataclass(frozen=True)
 class Label:
+    """A caption. ``player``: the example's player id this caption ends with ("\u2192 Bob"); the
+    figure prints it as the book's language names that player (:meth:`shown`)."""
+
     text: str
     bold: bool = False
+    player: str | None = field(default=None, compare=False)
+
+    def shown(self, names: Mapping[str, str]) -> str:
+        """The caption as printed: the player's id swapped for its name in ``names``, if it has one."""
+        if self.player and self.player in names and self.text.endswith(self.player):
+            return self.text[: len(self.text) - len(self.player)] + names[self.player]
+        return self.text
 
 
 Item = CardSlot | Label
@@ -293,7 +315,10 @@ def _solve_figure(game: Game, example: Example, result: Mapping[str, Any]) -> Fi
 
 def _trick_figure(game: Game, example: Example, result: Mapping[str, Any]) -> FigureSpec:
     """The cards in play order, each under its player's name when the example names players; the
-    winner's card framed, the others faded (in Take Over That Job they end face down)."""
+    winner's card framed, the others faded (in Take Over That Job they end face down).
+
+    The names are the ids of ``inputs.players``; :class:`FigureFlowable` prints them as the
+    rulebook's language writes them (examples.toml ``[player_names.<lang>]``)."""
     plays = _cards_in(game, example.inputs.get("plays"))
     if not plays or "winner" not in result:
         return _generic_figure(game, example, result)
@@ -312,9 +337,10 @@ def _trick_figure(game: Game, example: Example, result: Mapping[str, Any]) -> Fi
         groups.append((CardSlot(f"marker-{trump}"),))  # the trump marker, as it lies on the table
     for index, card in enumerate(plays):
         slot = CardSlot(card, highlight=index == winner_index, dim=index != winner_index)
-        groups.append((Label(str(names[index])), slot) if names else (slot,))
+        groups.append((Label(str(names[index]), player=str(names[index])), slot) if names else (slot,))
     if names:  # without names the framed card says it all; a bare seat number would be misread
-        groups.append((Label("\u2192 " + str(names[winner_index]), bold=True),))
+        winner_name = str(names[winner_index])
+        groups.append((Label("\u2192 " + winner_name, bold=True, player=winner_name),))
     return FigureSpec((tuple(groups),))
 
 
@@ -367,10 +393,14 @@ class FigureFlowable(Flowable):
         self._card = card_width
         self.width = self.height = 0.0
 
+    def _label_text(self, label: Label) -> str:
+        return label.shown(self.art.player_names)
+
     def _label_width(self, label: Label) -> float:
         font = self.fontset.bold if label.bold else self.fontset.regular
-        self.fontset.require(label.text)
-        return stringWidth(label.text, font, self.font_size)
+        text = self._label_text(label)
+        self.fontset.require(text)
+        return stringWidth(text, font, self.font_size)
 
     def _group_width(self, group: Group, card: float) -> float:
         widths = [card if isinstance(item, CardSlot) else self._label_width(item) for item in group]
@@ -449,7 +479,7 @@ class FigureFlowable(Flowable):
                     canvas.saveState()
                     canvas.setFont(self.fontset.bold if label.bold else self.fontset.regular, self.font_size)
                     baseline = bottom + height / 2 - self.font_size * 0.35
-                    canvas.drawString(placed.x, baseline, label.text)
+                    canvas.drawString(placed.x, baseline, self._label_text(label))
                     canvas.restoreState()
             top = bottom - LINE_GAP
 

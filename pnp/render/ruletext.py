@@ -36,8 +36,10 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import DataError, Report
+from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder  # noqa: F401 - re-exported
 from pnp.load.text_files import read_text
+from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
 from pnp.render.bind import make_environment
 from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
@@ -279,6 +281,32 @@ def rank_label(game: Game, rank: int) -> str:
     return labels(rank) if callable(labels) else {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
 
 
+#: the table of examples.toml that names the examples' players per language (docs/rulebooks.md)
+PLAYER_NAMES = "player_names"
+
+
+def player_names(game: Game, lang: str) -> dict[str, str]:
+    """How ``lang`` writes the players the examples name: ``[player_names.<lang>]`` in examples.toml.
+
+    ``inputs.players`` holds stable ids, which the rules model compares with
+    ``expect.winner``; rule texts (``player(id)``) and example figures print
+    this name instead, or the id itself where the table has none. `pnp check`
+    reports a table that misses a player or names an unknown one
+    (:func:`pnp.validate.examples.check_player_names`).
+    """
+    path = game.path / EXAMPLES
+    if not path.is_file():
+        return {}
+    try:
+        tables = load_toml(path).data.get(PLAYER_NAMES)
+    except DataError:  # pnp check reports the file's own syntax error
+        return {}
+    names = tables.get(lang) if isinstance(tables, dict) else None
+    if not isinstance(names, dict):
+        return {}
+    return {str(key): value for key, value in names.items() if isinstance(value, str) and value}
+
+
 def rule_context(game: Game, rules: GameRules, lang: str,
                  results: Mapping[str, Mapping[str, Any] | None]) -> dict[str, Any]:
     """The names a rule text can use; documented in docs/rulebooks.md.
@@ -304,6 +332,10 @@ def rule_context(game: Game, rules: GameRules, lang: str,
         return result_view(results.get(example_id))
 
     inputs = {example.id: example.inputs for example in game.examples}
+    names = player_names(game, lang)
+
+    def player(player_id: Any) -> str:
+        return names.get(str(player_id), str(player_id))
 
     def example_inputs(example_id: str) -> Any:
         return _plain_data(inputs[example_id]) if example_id in inputs else _UnknownResult()
@@ -331,6 +363,7 @@ def rule_context(game: Game, rules: GameRules, lang: str,
         "table": table,
         "card": card,
         "cards": cards,
+        "player": player,
         "_example_result": example_result,
         "_example_inputs": example_inputs,
         "result": _UnknownResult(),  # outside an example block, or in one that is never closed

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import DataError, Report
+from pnp.load.game_folder import EXAMPLES
+from pnp.load.toml_lines import load_toml
+from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules.base import ExampleError, GameRules
+
+#: examples.toml's table of how each language writes the examples' players; read for rulebooks by
+#: pnp.render.ruletext.player_names (kept out of this module's imports: it loads the Markdown machinery)
+PLAYER_NAMES = "player_names"
 
 
 def check_examples(game: Game, rules: GameRules, report: Report) -> dict[str, str]:
@@ -46,7 +53,65 @@ def check_examples(game: Game, rules: GameRules, report: Report) -> dict[str, st
             outcome[example.id] = "mismatch"
         else:
             outcome[example.id] = "ok"
+    check_player_names(game, report)
     return outcome
+
+
+def check_player_names(game: Game, report: Report) -> None:
+    """``[player_names.<lang>]`` in examples.toml: a shipped language, every player the examples name, no other.
+
+    ``inputs.players`` are ids for the rules model; the rulebook of ``lang`` prints
+    these names instead (docs/rulebooks.md, "Worked examples"). A language without
+    a table prints the ids; a table that misses a player would print a mix.
+    """
+    path = game.path / EXAMPLES
+    if not path.is_file():
+        return
+    try:
+        doc = load_toml(path)
+    except DataError:  # the model builder has reported the syntax error
+        return
+    if PLAYER_NAMES not in doc.data:
+        return
+    tables = doc.data[PLAYER_NAMES]
+    if not isinstance(tables, dict):
+        report.error(f"{PLAYER_NAMES} must be a table of languages", path, doc.line_of(PLAYER_NAMES),
+                     f'write one table per language: [{PLAYER_NAMES}.ja] then Alice = "アリス"')
+        return
+    used: dict[str, str] = {}  # player id -> the first example naming it
+    for example in game.examples:
+        players = example.inputs.get("players")
+        if isinstance(players, list):
+            for player in players:
+                if isinstance(player, str):
+                    used.setdefault(player, example.id)
+    for lang, names in tables.items():
+        line = doc.line_of(PLAYER_NAMES, lang)
+        if lang not in game.languages:
+            report.error(f"player names for {lang!r}, a language this game does not ship", path, line,
+                         f"use one of: {', '.join(game.languages)} (game.toml 'languages'), or remove the table")
+            continue
+        if not isinstance(names, dict):
+            report.error(f"{PLAYER_NAMES}.{lang} must be a table of player id = name", path, line,
+                         f'e.g. [{PLAYER_NAMES}.{lang}] then Alice = "..."')
+            continue
+        for player, name in names.items():
+            key_line = doc.line_of(PLAYER_NAMES, lang, player)
+            if player not in used:
+                hint = closest(player, used)
+                known = ", ".join(used) or "none (no example has inputs.players)"
+                report.error(f"player names for {lang!r} name {player!r}, a player no example has", path, key_line,
+                             f"did you mean {hint!r}?" if hint else
+                             f"players in the examples' inputs.players: {known}; or remove the line")
+            elif not isinstance(name, str) or not name.strip():
+                report.error(f"player name of {player!r} in {lang!r} must be a non-empty string", path, key_line,
+                             f'e.g. {player} = "..."')
+        missing = [player for player in used if player not in names]
+        if missing:
+            listed = ", ".join(f"{player!r} (example {used[player]!r})" for player in missing)
+            report.error(f"player names for {lang!r} miss {listed}: the {lang} rulebook would print the id",
+                         path, line, "add " + ", ".join(f'{player} = "..."' for player in missing)
+                         + f" under [{PLAYER_NAMES}.{lang}]")
 
 
 def _describe(mismatches: list[tuple[str, Any, Any]]) -> str:
