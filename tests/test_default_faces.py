@@ -25,13 +25,12 @@ then look at every image before keeping it. How each golden was checked when it 
 - default-face-named.png (no rank, no colour, long text): no stripe, no index; "Swap" bold and centred
   near the top; the whole middle of the card empty; grey rule; the four-line text (with "one" in bold)
   in the lower box, left-aligned and inside the frame of the card.
-- default-back.png (no palette): slate (#37474f) background with a light grey-blue 6 mm grid running
-  into the bleed; a white rounded box with a grey-blue border, "Layout Sampler" bold in two lines
+- default-back.png (no palette): slate (#37474f) background with a light grey-blue grid (6 mm asked,
+  fitted to 11 × 15 cells of the trim, so abutting backs continue it) running into the bleed; a white rounded box with a grey-blue border, "Layout Sampler" bold in two lines
   (shrunk to fit) and "Deck" under it in grey.
-- argyle-back.png (no palette): a dashed amber (#ffca28) diamond lattice, symmetric about the card
-  centre, on a flat dark slate; no text. Seen and reported, not fixed: the slate is everywhere 82 % of
-  the fill colour (#2d3a41), because pnp/render/patterns.py _argyle's shaded diamonds tile the whole
-  card, so the alternating light and dark diamonds of an argyle never show.
+- argyle-back.png (no palette): alternating light and dark slate diamonds under a dashed amber
+  (#ffca28) lattice, a small "x" where the dashes cross at each diamond centre, symmetric about the
+  card centre; half diamonds along the edges, so abutting backs continue the pattern; no text.
 - token-face.png (25 mm coin, gold): gold square covering the bleed; a dark circle on the trim and a
   second one 1.5 mm inside; bold "5" in the middle and "Coins" under it, both dark.
 - token-back.png: slate square over the bleed with "Layout Sampler" in white bold, in two lines,
