@@ -26,7 +26,8 @@ then look at every image before keeping it. How each golden was checked when it 
   near the top; the whole middle of the card empty; grey rule; the four-line text (with "one" in bold)
   in the lower box, left-aligned and inside the frame of the card.
 - default-back.png (no palette): slate (#37474f) background with a light grey-blue grid (6 mm asked,
-  fitted to 11 × 15 cells of the trim, so abutting backs continue it) running into the bleed; a white rounded box with a grey-blue border, "Layout Sampler" bold in two lines
+  fitted to 11 × 15 cells of the trim, so abutting backs continue it) running into the bleed; a white
+  rounded box with a grey-blue border, "Layout Sampler" bold in two lines
   (shrunk to fit) and "Deck" under it in grey.
 - argyle-back.png (no palette): alternating light and dark slate diamonds under a dashed amber
   (#ffca28) lattice, a small "x" where the dashes cross at each diamond centre, symmetric about the
