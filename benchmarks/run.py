@@ -179,7 +179,7 @@ def verdicts(results: list[Result]) -> list[str]:
     lines = []
     for first in (r for r in results if r.case.tool == "pnp, first build"):
         if floor := find("image", "floor script", first.case.cards):
-            lines.append(f"image {first.case.cards:,}, first build (every file hashed and read twice): "
+            lines.append(f"image {first.case.cards:,}, first build (no digests or image facts remembered): "
                          f"{first.seconds / floor.seconds:.1f}x the floor's time")
     for ours in (r for r in results if r.case.tool == "pnp"):
         deck, cards = ours.case.deck, ours.case.cards
