@@ -100,12 +100,14 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 @click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date.")
 @click.option("--recompress", is_flag=True,
               help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds.")
+@click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
+              help="Resample card art that would print finer than this (smaller PDFs; art is decoded).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
 def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
           what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str | None,
           back_offset: tuple[float, float] | None, printer: str | None, png: bool, jobs: int | None, force: bool,
-          recompress: bool, out: Path) -> None:
+          recompress: bool, max_dpi: int | None, out: Path) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
     from pnp.commands.build import BuildRequest, printer_settings, run_build
     from pnp.render.card_pdf import PrintOptions
@@ -113,7 +115,8 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
 
     duplex_edge, back_offset = printer_settings(printer, duplex_edge, back_offset)
     options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
-                                              back_offset_mm=back_offset, only=only, recompress=recompress),
+                                              back_offset_mm=back_offset, only=only, recompress=recompress,
+                                              max_dpi=max_dpi),
                            png=png or "png" in what, force=force)
     request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what,
                            jobs=jobs)

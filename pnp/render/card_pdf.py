@@ -27,6 +27,7 @@ class PrintOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     only: tuple[str, ...] = ()
     recompress: bool = False  # PNG art re-deflated at level 9 instead of copied as it is
+    max_dpi: int | None = None  # art that would print finer than this is resampled down to it
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
         plan = plan_fold_sheet(paper, card, bleed_mm=options.bleed_mm)
     else:
         plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm)
-    painter = make_painter(fontset, game, ink_saver=variant == "lowink", recompress=options.recompress)
+    painter = make_painter(fontset, game, ink_saver=variant == "lowink", recompress=options.recompress,
+                           max_dpi=options.max_dpi)
     renderer = DeckRenderer(bound, painter)
     copies: Sequence = expand_copies(bound, options.only)
     sheet_options = SheetOptions(

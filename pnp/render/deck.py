@@ -304,6 +304,7 @@ def expand_copies(bound: BoundComponent, only: Sequence[str] = ()) -> list[Bound
     return [b for b in chosen for _ in range(b.card.count)]
 
 
-def make_painter(fontset: FontSet, game: Game, ink_saver: bool, recompress: bool = False) -> FacePainter:
+def make_painter(fontset: FontSet, game: Game, ink_saver: bool, recompress: bool = False,
+                 max_dpi: int | None = None) -> FacePainter:
     return FacePainter(fontset=fontset, icons=IconShelf([game.path / "icons"]), ink_saver=ink_saver,
-                       recompress=recompress)
+                       recompress=recompress, max_dpi=max_dpi)

@@ -83,6 +83,7 @@ class FacePainter:
     icons: IconShelf
     ink_saver: bool = False
     recompress: bool = False  # re-deflate pass-through PNG data at level 9: smaller files, slower builds
+    max_dpi: int | None = None  # resample art that would print finer than this
     issues: list[TextIssue] = field(default_factory=list)
     _fits: dict[tuple, object] = field(default_factory=dict, repr=False)
 
@@ -250,7 +251,8 @@ class FacePainter:
         if v.get("vector"):
             draw_svg(canvas, v["src"], x, y, w, h, v.get("fit", "cover"))
             return
-        draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"), recompress=self.recompress)
+        draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"), recompress=self.recompress,
+                   max_dpi=self.max_dpi)
 
     def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         from pnp.render.patterns import draw_pattern

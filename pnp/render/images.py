@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DEFAULT_LEVEL = 6  # zlib's default, as reportlab uses for decoded images
 RECOMPRESS_LEVEL = 9
+JPEG_QUALITY = 90  # resampled JPEG art: visually lossless at print sizes
 PASS_THROUGH_DEPTHS = {0: (1, 2, 4, 8), 2: (8,), 3: (1, 2, 4, 8)}  # PNG colour type -> bit depths a PDF takes
 COLOURS = {0: 1, 2: 3, 3: 1}
 ART_BLEED_MM = 3.0  # the bleed card art is drawn with (docs/image-decks.md): 69.5 × 94.9 mm for poker
@@ -66,16 +67,18 @@ class SourceImage:
 
 
 def draw_image(canvas, path: Path, pixel_size: tuple[int, int], x: float, y: float, w: float, h: float,
-               fit: str = "cover", recompress: bool = False) -> None:
+               fit: str = "cover", recompress: bool = False, max_dpi: float | None = None) -> None:
     """Scale to cover (fill, cropping) or contain (fit whole) the box, centred.
 
     ``recompress`` trades speed for a smaller file: PNG data is inflated and deflated again at
     zlib level 9 (still lossless, no pixels decoded); JPEGs are always kept as they are.
+    ``max_dpi``: art that would print finer than this is resampled down to it (:func:`resampled_size`).
     """
     image_w, image_h = pixel_size
     scale = (max if fit == "cover" else min)(w / image_w, h / image_h)
     draw_w, draw_h = image_w * scale, image_h * scale
-    name = embed_image(canvas, Path(path), recompress)
+    size = resampled_size(pixel_size, draw_w, max_dpi) if max_dpi else None
+    name = embed_image(canvas, Path(path), recompress, size)
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x, y, w, h)
@@ -84,12 +87,38 @@ def draw_image(canvas, path: Path, pixel_size: tuple[int, int], x: float, y: flo
     canvas.restoreState()
 
 
-def embed_image(canvas, path: Path, recompress: bool = False) -> str:
-    """Register the file's image in the canvas's document (once) and return the name that draws it."""
+def embed_image(canvas, path: Path, recompress: bool = False, size: tuple[int, int] | None = None) -> str:
+    """Register the file's image in the canvas's document (once) and return the name that draws it.
+
+    ``size``: the pixels to resample the image to, or None to embed it as it is.
+    """
     source = inspect_image(path)
+    if size is not None and (size == (source.width, source.height) or not can_resample(source)):
+        size = None
     key = source.digest[:32] + ("z" if recompress and source.kind != "jpeg" else "")
-    colour, mask = image_streams(source, recompress)
+    if size is not None:
+        key += f"r{size[0]}x{size[1]}"
+    colour, mask = image_streams(source, recompress, size)
     return register_image(canvas, key, colour, mask)
+
+
+def resampled_size(pixel_size: tuple[int, int], drawn_width_pt: float, max_dpi: float) -> tuple[int, int] | None:
+    """The pixels the art needs to print at ``max_dpi`` where it is drawn this wide; None if it has no more.
+
+    Both sides shrink by the same factor, so the art keeps its shape; a home printer gains nothing from
+    art finer than it prints, and a 600 dpi deck makes a PDF four times the size of a 300 dpi one.
+    """
+    image_w, image_h = pixel_size
+    dpi = image_w / (drawn_width_pt / 72)
+    if dpi <= max_dpi + 0.5:
+        return None
+    factor = max_dpi / dpi
+    return max(1, round(image_w * factor)), max(1, round(image_h * factor))
+
+
+def can_resample(source: SourceImage) -> bool:
+    """JPEGs in CMYK keep their pixels: converting them needs the colour profile pnp does not read."""
+    return not (source.kind == "jpeg" and ("ColorSpace", "/DeviceCMYK") in source.entries)
 
 
 def art_bleed_box(trim: tuple[float, float, float, float],
@@ -209,20 +238,24 @@ def _remember_facts(source: SourceImage) -> None:
         _NEW_FACTS[source.digest] = entry
 
 
-def image_streams(source: SourceImage, recompress: bool = False) -> tuple[ImageStream, ImageStream | None]:
-    """The colour stream and, for images with alpha, the soft mask stream.
+def image_streams(source: SourceImage, recompress: bool = False,
+                  size: tuple[int, int] | None = None) -> tuple[ImageStream, ImageStream | None]:
+    """The colour stream and, for images with alpha, the soft mask stream (``size``: resampled to it).
 
-    Streams that pnp makes (decoded or recompressed) are made once per process and parked in a
-    temporary spool file, so neither the document nor this cache holds image bytes in memory.
+    Streams that pnp makes (decoded, recompressed or resampled) are made once per process and parked
+    in a temporary spool file, so neither the document nor this cache holds image bytes in memory.
     """
-    if source.passes_through and (not recompress or source.kind == "jpeg"):
+    if size is None and source.passes_through and (not recompress or source.kind == "jpeg"):
         content = FileRanges(source.path, source.ranges, source.signature)
         return ImageStream(source.width, source.height, source.entries, content), None
-    key = (source.digest, recompress)
+    key = (source.digest, recompress, size)
     with _LOCK:
         made = _MADE.get(key)
     if made is None:
-        made = _recompressed(source) if source.passes_through else _decoded(source, recompress)
+        if size is not None:
+            made = _resampled(source, size, recompress)
+        else:
+            made = _recompressed(source) if source.passes_through else _decoded(source, recompress)
         with _LOCK:
             _MADE[key] = made
     return made
@@ -238,7 +271,7 @@ _NEW_FACTS: dict[str, list] = {}
 _facts_from: Path | None = None
 FACTS_NAME = "image-facts-v1.json"
 MAX_FACTS = 100_000
-_MADE: dict[tuple[str, bool], tuple[ImageStream, ImageStream | None]] = {}
+_MADE: dict[tuple[str, bool, tuple[int, int] | None], tuple[ImageStream, ImageStream | None]] = {}
 
 
 def _analyse(path: Path, data: bytes, stat: os.stat_result) -> SourceImage:
@@ -428,10 +461,47 @@ def _decoded(source: SourceImage, recompress: bool) -> tuple[ImageStream, ImageS
     return colour_stream, mask_stream
 
 
+def _resampled(source: SourceImage, size: tuple[int, int],
+               recompress: bool) -> tuple[ImageStream, ImageStream | None]:
+    """The image decoded once and resampled (Lanczos) to ``size``; a JPEG stays a JPEG (quality 90),
+    anything else is deflated as decoded pixels, with its alpha as a soft mask resampled alike."""
+    from PIL import Image
+
+    level = RECOMPRESS_LEVEL if recompress else DEFAULT_LEVEL
+    _unchanged(source)
+    try:
+        with Image.open(source.path) as image:
+            image.load()
+            alpha = _alpha(image)
+            colour = _eight_bit(image).resize(size, Image.Resampling.LANCZOS)
+            alpha = alpha.resize(size, Image.Resampling.LANCZOS) if alpha is not None else None
+    except (OSError, ValueError) as exc:
+        raise ImageFormatError(f"{source.path.name} cannot be decoded ({exc})") from None
+    space = "/DeviceGray" if colour.mode == "L" else "/DeviceRGB"
+    if source.kind == "jpeg":
+        encoded = io.BytesIO()
+        colour.save(encoded, "JPEG", quality=JPEG_QUALITY, optimize=False)
+        entries = (("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/DCTDecode"))
+        colour_stream = ImageStream(colour.width, colour.height, entries, _SPOOL.add(encoded.getvalue()))
+    else:
+        colour_stream = _flate_stream(colour, space, level)
+    mask_stream = _flate_stream(alpha, "/DeviceGray", level) if alpha is not None else None
+    return colour_stream, mask_stream
+
+
 def _flate_stream(image: Image.Image, space: str, level: int) -> ImageStream:
-    entries = (("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/FlateDecode"))
-    data = zlib.compress(image.tobytes(), level)
-    return ImageStream(image.width, image.height, entries, _SPOOL.add(data))
+    """Decoded pixels as a Flate stream with PNG row prediction: Pillow's PNG encoder picks a filter
+    per row, which halves the size of smooth art against deflating raw rows. The PNG's IDAT data
+    is the stream, exactly as pass-through embeds a PNG file's."""
+    encoded = io.BytesIO()
+    image.save(encoded, "PNG", compress_level=level)
+    data = encoded.getvalue()
+    idat = [(kind, start, length) for kind, start, length in _png_chunks(Path("decoded.png"), data) if kind == b"IDAT"]
+    colours = 1 if image.mode == "L" else 3
+    entries = (("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/FlateDecode"),
+               ("DecodeParms", f"<< /Predictor 15 /Colors {colours} /BitsPerComponent 8 /Columns {image.width} >>"))
+    content = b"".join(data[start:start + length] for _, start, length in idat)
+    return ImageStream(image.width, image.height, entries, _SPOOL.add(content))
 
 
 def _alpha(image: Image.Image) -> Image.Image | None:
