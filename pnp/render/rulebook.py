@@ -380,15 +380,24 @@ def _list_flowables(block: ListBlock, ctx: StoryContext, width: float) -> list[F
     return flowables
 
 
-def _boxed(content: list[Flowable], width: float, tint: Color, fontset: FontSet) -> Table:
-    table = Table([[content]], colWidths=[width], hAlign="LEFT")
+def _boxed(content: Sequence[Flowable | list[Flowable]], width: float, tint: Color, fontset: FontSet) -> Table:
+    """A tinted panel with a rule on its left, one row per item (a flowable, or flowables kept together).
+
+    Platypus splits a table only between rows, so a panel held in one cell moved whole to the next
+    page and left the foot of this one empty. With a row per paragraph a long panel continues on the
+    next page between paragraphs, tint and rule on both parts; an example's figure is one row with
+    its first paragraph, so a figure never ends a page without its explanation.
+    """
+    table = Table([[item] for item in content] or [[""]], colWidths=[width], hAlign="LEFT")
     apply_style(table, fontset, [("BACKGROUND", (0, 0), (-1, -1), tint),
                                ("LINEBEFORE", (0, 0), (0, -1), 2.0, RULE_GREY),
                                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("LEFTPADDING", (0, 0), (-1, -1), 3 * CELL_PADDING),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 2 * CELL_PADDING),
-                               ("TOPPADDING", (0, 0), (-1, -1), 2 * CELL_PADDING),
-                               ("BOTTOMPADDING", (0, 0), (-1, -1), CELL_PADDING)])
+                               ("TOPPADDING", (0, 0), (-1, -1), 0),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                               ("TOPPADDING", (0, 0), (-1, 0), 2 * CELL_PADDING),
+                               ("BOTTOMPADDING", (0, -1), (-1, -1), CELL_PADDING)])
     table.spaceBefore = 3.0
     table.spaceAfter = 6.0
     return table
@@ -422,7 +431,7 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
                                  ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                  ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
         return _boxed([row], width, EXAMPLE_TINT, ctx.fontset)
-    return _boxed([figure, Spacer(1, 2.5 * mm), *wording], width, EXAMPLE_TINT, ctx.fontset)
+    return _boxed([[figure, Spacer(1, 2.5 * mm), *wording[:1]], *wording[1:]], width, EXAMPLE_TINT, ctx.fontset)
 
 
 # ---------------------------------------------------------------------------------------------------------------
