@@ -104,6 +104,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     game.setup = _setup(reader, data, game)
     game.notes = _notes(reader, data)
     game.examples = _examples(files, report)
+    game.examples_data = files.examples
     return game
 
 

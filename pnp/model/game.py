@@ -190,6 +190,7 @@ class Game:
     rules: str | None = None  # rules module name in pnp.rules
     rules_data: TomlDoc | None = None  # rules.toml: game-specific tables
     examples: tuple[Example, ...] = ()
+    examples_data: TomlDoc | None = None  # examples.toml as read, for its other tables ([player_names])
     notes: tuple[SeedNote, ...] = ()
     palette: dict[str, str] = field(default_factory=dict)
     manifest: TomlDoc | None = None

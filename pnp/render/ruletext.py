@@ -36,10 +36,8 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import DataError, Report
-from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder  # noqa: F401 - re-exported
 from pnp.load.text_files import read_text
-from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
 from pnp.render.bind import make_environment
 from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
@@ -294,13 +292,9 @@ def player_names(game: Game, lang: str) -> dict[str, str]:
     reports a table that misses a player or names an unknown one
     (:func:`pnp.validate.examples.check_player_names`).
     """
-    path = game.path / EXAMPLES
-    if not path.is_file():
+    if game.examples_data is None:
         return {}
-    try:
-        tables = load_toml(path).data.get(PLAYER_NAMES)
-    except DataError:  # pnp check reports the file's own syntax error
-        return {}
+    tables = game.examples_data.data.get(PLAYER_NAMES)
     names = tables.get(lang) if isinstance(tables, dict) else None
     if not isinstance(names, dict):
         return {}

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.diagnostics import DataError, Report
-from pnp.load.game_folder import EXAMPLES
-from pnp.load.toml_lines import load_toml
+from pnp.diagnostics import Report
 from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules.base import ExampleError, GameRules
@@ -64,13 +62,10 @@ def check_player_names(game: Game, report: Report) -> None:
     these names instead (docs/rulebooks.md, "Worked examples"). A language without
     a table prints the ids; a table that misses a player would print a mix.
     """
-    path = game.path / EXAMPLES
-    if not path.is_file():
+    doc = game.examples_data  # None when the file is absent or unreadable (the loader reported why)
+    if doc is None:
         return
-    try:
-        doc = load_toml(path)
-    except DataError:  # the model builder has reported the syntax error
-        return
+    path = doc.path
     if PLAYER_NAMES not in doc.data:
         return
     tables = doc.data[PLAYER_NAMES]
