@@ -11,35 +11,11 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
+from test_image_deck import MANIFEST  # the minimal image-deck game of the image-deck tests
 
 from pnp.cli import cli
 from pnp.render.images import draw_image, resampled_size
 
-MANIFEST = """\
-id = "art-deck"
-source_language = "en"
-languages = ["en"]
-players = 2
-[title]
-en = "Art Deck"
-[credits]
-author = "Test"
-[terms]
-en = "Test only."
-[components.deck]
-kind = "cards"
-name = {{ en = "Deck" }}
-count = {count}
-size = "poker"
-cards = "cards/deck.csv"
-face = "full-bleed-image"
-fields = ["image"]
-[[setup]]
-players = 2
-pool = "deck"
-in_play = {count}
-hand = 1
-"""
 BOX = (36.0, 36.0, 144.0, 108.0)  # 2 × 1.5 inches: a 1200 × 900 px picture prints at 600 dpi
 
 

@@ -253,7 +253,7 @@ def image_streams(source: SourceImage, recompress: bool = False,
         made = _MADE.get(key)
     if made is None:
         if size is not None:
-            made = _resampled(source, size, recompress)
+            made = _decoded(source, recompress, size)
         else:
             made = _recompressed(source) if source.passes_through else _decoded(source, recompress)
         with _LOCK:
@@ -443,7 +443,12 @@ def _read_range(handle, offset: int, length: int) -> bytes:
     return handle.read(length)
 
 
-def _decoded(source: SourceImage, recompress: bool) -> tuple[ImageStream, ImageStream | None]:
+def _decoded(source: SourceImage, recompress: bool,
+             size: tuple[int, int] | None = None) -> tuple[ImageStream, ImageStream | None]:
+    """The image decoded once (and, with ``size``, resampled to it with a Lanczos filter).
+
+    Pixels are deflated with their alpha as a soft mask; a resampled JPEG stays a JPEG (quality 90).
+    """
     from PIL import Image
 
     level = RECOMPRESS_LEVEL if recompress else DEFAULT_LEVEL
@@ -453,32 +458,13 @@ def _decoded(source: SourceImage, recompress: bool) -> tuple[ImageStream, ImageS
             image.load()
             alpha = _alpha(image)
             colour = _eight_bit(image)
+            if size is not None:
+                colour = colour.resize(size, Image.Resampling.LANCZOS)
+                alpha = alpha.resize(size, Image.Resampling.LANCZOS) if alpha is not None else None
     except (OSError, ValueError) as exc:  # CRCs can be right and the data still wrong
         raise ImageFormatError(f"{source.path.name} cannot be decoded ({exc})") from None
     space = "/DeviceGray" if colour.mode == "L" else "/DeviceRGB"
-    colour_stream = _flate_stream(colour, space, level)
-    mask_stream = _flate_stream(alpha, "/DeviceGray", level) if alpha is not None else None
-    return colour_stream, mask_stream
-
-
-def _resampled(source: SourceImage, size: tuple[int, int],
-               recompress: bool) -> tuple[ImageStream, ImageStream | None]:
-    """The image decoded once and resampled (Lanczos) to ``size``; a JPEG stays a JPEG (quality 90),
-    anything else is deflated as decoded pixels, with its alpha as a soft mask resampled alike."""
-    from PIL import Image
-
-    level = RECOMPRESS_LEVEL if recompress else DEFAULT_LEVEL
-    _unchanged(source)
-    try:
-        with Image.open(source.path) as image:
-            image.load()
-            alpha = _alpha(image)
-            colour = _eight_bit(image).resize(size, Image.Resampling.LANCZOS)
-            alpha = alpha.resize(size, Image.Resampling.LANCZOS) if alpha is not None else None
-    except (OSError, ValueError) as exc:
-        raise ImageFormatError(f"{source.path.name} cannot be decoded ({exc})") from None
-    space = "/DeviceGray" if colour.mode == "L" else "/DeviceRGB"
-    if source.kind == "jpeg":
+    if size is not None and source.kind == "jpeg":
         encoded = io.BytesIO()
         colour.save(encoded, "JPEG", quality=JPEG_QUALITY, optimize=False)
         entries = (("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/DCTDecode"))
