@@ -123,6 +123,20 @@ def test_an_icon_is_parsed_once_and_shared() -> None:
     assert load_icon("key") is load_icon("key")
 
 
+def test_an_icon_saved_again_is_read_again(tmp_path: Path) -> None:
+    """`pnp watch` runs builds in one process: an edited icon must not be drawn from the memo."""
+    import os
+
+    path = write(tmp_path / "icons", "meeple", HALF_LEFT_SVG)
+    first = load_icon("meeple", [tmp_path / "icons"])
+    assert load_icon("meeple", [tmp_path / "icons"]) is first
+    path.write_bytes(WIDE_SVG)
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    again = load_icon("meeple", [tmp_path / "icons"])
+    assert again is not first
+    assert again.drawing.width != first.drawing.width or again.drawing.height != first.drawing.height
+
+
 # -- lookup errors -----------------------------------------------------------
 
 

@@ -147,20 +147,32 @@ def inline_drawer(icon: Icon, colour: str | None = None) -> InlineDraw:
 
 # -- parsing and memoising ---------------------------------------------------
 
-_PARSED: dict[str, Icon] = {}
+_PARSED: dict[tuple[str, tuple[int, ...]], Icon] = {}
 _PARSE_LOCK = threading.Lock()
 _RENDER_LOCK = threading.Lock()
 
 
 def _parsed(name: str, source: Folder) -> Icon:
-    # Keyed by location, not name: the same name means different files in different games.
-    key = str(source)
+    # Keyed by location, not name: the same name means different files in different games; and by
+    # the file's size and time, so `pnp watch` draws an icon the designer just saved, not the old one.
+    key = (str(source), _signature(source))
     with _PARSE_LOCK:
         icon = _PARSED.get(key)
         if icon is None:
-            icon = Icon(name, key, _parse_svg(source))
+            icon = Icon(name, key[0], _parse_svg(source))
             _PARSED[key] = icon
     return icon
+
+
+def _signature(source: Folder) -> tuple[int, ...]:
+    """(size, mtime) of an icon file on disk; built-in icons inside a wheel never change."""
+    if not isinstance(source, Path):
+        return ()
+    try:
+        info = source.stat()
+    except OSError:
+        return ()
+    return (info.st_size, info.st_mtime_ns)
 
 
 def _parse_svg(source: Folder) -> Drawing:

@@ -18,15 +18,17 @@ if TYPE_CHECKING:  # svglib and reportlab.graphics load only for decks that have
     from reportlab.graphics.shapes import Drawing
 
 _LOCK = threading.Lock()
-_DRAWINGS: dict[str, Drawing] = {}
+_DRAWINGS: dict[tuple[str, int, int], Drawing] = {}
 
 
 def load_svg(path: Path) -> Drawing:
-    """Parse once per process; a broken file or one with text is a data error."""
+    """Parse once per process and file version (`pnp watch` redraws art saved since); a broken file
+    or one with text is a data error."""
     from reportlab.graphics.shapes import String
     from svglib.svglib import svg2rlg
 
-    key = str(path.resolve())
+    info = path.stat()
+    key = (str(path.resolve()), info.st_size, info.st_mtime_ns)
     with _LOCK:
         known = _DRAWINGS.get(key)
     if known is not None:
