@@ -388,14 +388,19 @@ def _boxed(content: Sequence[Flowable | list[Flowable]], width: float, tint: Col
     next page between paragraphs, tint and rule on both parts; an example's figure is one row with
     its first paragraph, so a figure never ends a page without its explanation.
     """
-    table = Table([[item] for item in content] or [[""]], colWidths=[width], hAlign="LEFT")
+    rows = [item if isinstance(item, list) else [item] for item in content] or [[Spacer(1, 0)]]
+    table = Table([[row] for row in rows], colWidths=[width], hAlign="LEFT")
+    # a cell drops the space before its first flowable and after its last: rows carry it as padding
+    spacing = [("TOPPADDING", (0, index), (-1, index), row[0].getSpaceBefore())
+               for index, row in enumerate(rows) if index > 0]
+    spacing += [("BOTTOMPADDING", (0, index), (-1, index), row[-1].getSpaceAfter())
+                for index, row in enumerate(rows) if index < len(rows) - 1]
     apply_style(table, fontset, [("BACKGROUND", (0, 0), (-1, -1), tint),
                                ("LINEBEFORE", (0, 0), (0, -1), 2.0, RULE_GREY),
                                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("LEFTPADDING", (0, 0), (-1, -1), 3 * CELL_PADDING),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 2 * CELL_PADDING),
-                               ("TOPPADDING", (0, 0), (-1, -1), 0),
-                               ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                               *spacing,
                                ("TOPPADDING", (0, 0), (-1, 0), 2 * CELL_PADDING),
                                ("BOTTOMPADDING", (0, -1), (-1, -1), CELL_PADDING)])
     table.spaceBefore = 3.0
