@@ -177,3 +177,19 @@ def test_a_damaged_image_met_while_hashing_is_reported_when_drawn(own_cache, tmp
     _hash_inputs([art])
     with pytest.raises(images.ImageFormatError):
         images.inspect_image(art)
+
+
+def test_a_big_index_forgets_files_that_are_gone(own_cache, settle_at_once, tmp_path, monkeypatch):
+    monkeypatch.setattr(digests, "PRUNE_ABOVE", 2)
+    kept = [settled_file(tmp_path / f"kept-{n}.csv", b"kept %d" % n) for n in range(2)]
+    gone = settled_file(tmp_path / "gone.csv", b"gone")
+    for path in [*kept, gone]:
+        digests.digest_of(path)
+    next_build()
+    gone.unlink()
+    digests.digest_of(settled_file(tmp_path / "new.csv", b"new"))
+    next_build()
+    index = digests.read_json_cache(own_cache / digests.INDEX_NAME)
+    assert os.path.abspath(gone) not in index
+    assert {os.path.abspath(p) for p in kept} <= set(index)
+    assert hashlib.sha256(b"kept 0").hexdigest() in digests.remembered_digests()

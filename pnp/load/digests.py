@@ -26,6 +26,7 @@ from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cach
 INDEX_NAME = "file-digests-v1.json"
 SETTLED_SECONDS = 3
 MAX_REMEMBERED = 100_000  # entries kept on disk; the oldest go first
+PRUNE_ABOVE = 20_000  # past this many entries, a save drops those of files that are gone
 
 StatKey = tuple[int, int, int, int]
 
@@ -146,9 +147,17 @@ def save_digests() -> None:
     for name in new:
         remembered.pop(name, None)  # re-inserted last: the newest entries survive trimming
     remembered.update(new)
+    if len(remembered) > PRUNE_ABOVE:
+        remembered = {name: entry for name, entry in remembered.items() if os.path.exists(name)}
     if len(remembered) > MAX_REMEMBERED:
         remembered = dict(list(remembered.items())[-MAX_REMEMBERED:])
     write_json_cache(path, remembered)
+
+
+def remembered_digests() -> set[str]:
+    """Every digest the index on disk holds: the contents of files that still exist as far as pnp knows."""
+    return {entry[4] for entry in read_json_cache(_index_path()).values()
+            if isinstance(entry, list) and len(entry) == 5}
 
 
 def forget_remembered() -> None:
