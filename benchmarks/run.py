@@ -79,7 +79,10 @@ def child_environment() -> dict[str, str]:
 def forget_digests(cache: Path) -> Callable[[], None]:
     """A first build: pnp has hashed none of the files and read none of the images before."""
     def forget() -> None:
-        for name in ("file-digests-v1.json", "image-facts-v1.json"):
+        from pnp.load.digests import INDEX_NAME
+        from pnp.render.images import FACTS_NAME
+
+        for name in (INDEX_NAME, FACTS_NAME):
             (cache / name).unlink(missing_ok=True)
     return forget
 

@@ -6,6 +6,10 @@ compressed IDAT data is already a FlateDecode stream with the PNG predictor, so 
 byte. Only what a PDF cannot carry is decoded, once per process: alpha (split into a soft mask),
 16-bit samples, interlacing, palette transparency, and formats other than PNG and JPEG.
 
+An embedded ICC profile (a PNG's iCCP chunk, a JPEG's ICC_PROFILE APP2 segments) goes along as an
+ICCBased colour space, again without decoding a pixel: the iCCP data is already a FlateDecode stream,
+the APP2 payloads joined are the profile. Pixels pnp decodes are converted to sRGB with it instead.
+
 An image is known by a hash of its content, so the same art under two names, or drawn on every card
 back, is embedded once per document. The hash is computed once per process per file; a file's size
 and modification time only tell us when to compute it again.
@@ -13,6 +17,7 @@ and modification time only tell us when to compute it again.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import struct
@@ -25,7 +30,15 @@ from typing import TYPE_CHECKING, Literal
 
 from pnp.load.digests import digest_of_bytes, known_digest
 from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
-from pnp.render.pdf_images import FileRanges, ImageStream, Spool, draw_registered, register_image
+from pnp.render.pdf_images import (
+    ICC_REFERENCE,
+    FileRanges,
+    IccProfile,
+    ImageStream,
+    Spool,
+    draw_registered,
+    register_image,
+)
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -40,8 +53,26 @@ ART_BLEED_MM = 3.0  # the bleed card art is drawn with (docs/image-decks.md): 69
 PT_PER_MM = 72 / 25.4
 
 
+ICC_SPACES = {b"GRAY": 1, b"RGB ": 3, b"CMYK": 4}  # profile colour space signature -> components
+ICC_CLASSES = {b"scnr", b"mntr", b"prtr", b"spac"}  # the device classes a PDF ICCBased space takes
+ICC_HEADER = 128
+MAX_PROFILE = 64 << 20  # an iCCP chunk inflating to more than this is no profile worth trusting
+JPEG_ICC = b"ICC_PROFILE\0"  # APP2 payload: this, sequence number (from 1), count, profile piece
+RELATIVE_COLORIMETRIC = 1  # LittleCMS rendering intent; PDF's default for images, so decoded art matches
+
+
 class ImageFormatError(ValueError):
     """The file is not an image pnp can read, or it is damaged."""
+
+
+@dataclass(frozen=True)
+class ProfileFacts:
+    """An embedded ICC profile that fits the image, and where its bytes are in the file."""
+
+    digest: str  # sha256 of the profile itself (not of its compressed form)
+    components: int  # 1, 3 or 4: the N of the ICCBased space
+    flate: bool  # the ranges hold the profile zlib-compressed (PNG iCCP), not as it is (JPEG APP2)
+    ranges: tuple[tuple[int, int], ...]  # (offset, length), joined in order
 
 
 @dataclass(frozen=True)
@@ -57,6 +88,7 @@ class SourceImage:
     decode_reason: str | None
     entries: tuple[tuple[str, str], ...] = ()  # stream dictionary for pass-through
     ranges: tuple[tuple[int, int], ...] = ()  # (offset, length) of the bytes copied for pass-through
+    profile: ProfileFacts | None = None  # pass-through only; ``entries`` then name ICC_REFERENCE
 
     @property
     def passes_through(self) -> bool:
@@ -117,7 +149,7 @@ def resampled_size(pixel_size: tuple[int, int], drawn_width_pt: float, max_dpi: 
 
 
 def can_resample(source: SourceImage) -> bool:
-    """JPEGs in CMYK keep their pixels: converting them needs the colour profile pnp does not read."""
+    """JPEGs in CMYK keep their pixels (and profile): resampling would turn a print-ready file into RGB."""
     return not (source.kind == "jpeg" and ("ColorSpace", "/DeviceCMYK") in source.entries)
 
 
@@ -223,16 +255,23 @@ def _remembered_facts(digest: str) -> tuple | None:
             _facts_from = path
         entry = _FACTS.get(digest)
     try:
-        kind, width, height, reason, entries, ranges = entry
+        kind, width, height, reason, entries, ranges, profile = entry
+        if profile is not None:
+            profile_digest, components, flate, profile_ranges = profile
+            profile = ProfileFacts(str(profile_digest), int(components), bool(flate),
+                                   tuple((int(o), int(n)) for o, n in profile_ranges))
         return (kind, int(width), int(height), reason, tuple((str(k), str(v)) for k, v in entries),
-                tuple((int(o), int(n)) for o, n in ranges))
+                tuple((int(o), int(n)) for o, n in ranges), profile)
     except (TypeError, ValueError):
         return None
 
 
 def _remember_facts(source: SourceImage) -> None:
+    profile = source.profile
     entry = [source.kind, source.width, source.height, source.decode_reason,
-             [list(e) for e in source.entries], [list(r) for r in source.ranges]]
+             [list(e) for e in source.entries], [list(r) for r in source.ranges],
+             None if profile is None else [profile.digest, profile.components, profile.flate,
+                                           [list(r) for r in profile.ranges]]]
     with _LOCK:
         _FACTS[source.digest] = entry
         _NEW_FACTS[source.digest] = entry
@@ -247,7 +286,7 @@ def image_streams(source: SourceImage, recompress: bool = False,
     """
     if size is None and source.passes_through and (not recompress or source.kind == "jpeg"):
         content = FileRanges(source.path, source.ranges, source.signature)
-        return ImageStream(source.width, source.height, source.entries, content), None
+        return ImageStream(source.width, source.height, source.entries, content, _icc(source)), None
     key = (source.digest, recompress, size)
     with _LOCK:
         made = _MADE.get(key)
@@ -269,7 +308,7 @@ _SOURCES: dict[str, SourceImage] = {}
 _FACTS: dict[str, list] = {}  # content digest -> facts, as remembered in FACTS_NAME
 _NEW_FACTS: dict[str, list] = {}
 _facts_from: Path | None = None
-FACTS_NAME = "image-facts-v1.json"
+FACTS_NAME = "image-facts-v2.json"  # v2: the embedded ICC profile
 MAX_FACTS = 100_000
 _MADE: dict[tuple[str, bool, tuple[int, int] | None], tuple[ImageStream, ImageStream | None]] = {}
 
@@ -317,7 +356,7 @@ def _png_chunks(path: Path, data: bytes) -> Iterator[tuple[bytes, int, int]]:
 
 
 def _analyse_png(path: Path, data: bytes, digest: str, signature: tuple[int, int]) -> SourceImage:
-    header = palette = transparency = None
+    header = palette = transparency = iccp = None
     idat: list[tuple[int, int]] = []
     for kind, start, length in _png_chunks(path, data):
         if kind == b"IHDR":
@@ -328,20 +367,24 @@ def _analyse_png(path: Path, data: bytes, digest: str, signature: tuple[int, int
             transparency = data[start:start + length]
         elif kind == b"IDAT":
             idat.append((start, length))
+        elif kind == b"iCCP" and iccp is None:
+            iccp = (start, length)
     if header is None or not idat:
         raise ImageFormatError(f"{path.name}: PNG without IHDR or image data")
     width, height, depth, colour_type, _compression, _filter, interlace = header
     reason = _png_decode_reason(depth, colour_type, interlace, palette, transparency)
     if reason is not None:
         return SourceImage(path, digest, signature, "png", width, height, reason)
-    entries = [("BitsPerComponent", str(depth)), ("ColorSpace", _png_colour_space(colour_type, palette)),
+    profile = _png_profile(data, *iccp, 1 if colour_type == 0 else 3) if iccp is not None else None
+    entries = [("BitsPerComponent", str(depth)),
+               ("ColorSpace", _png_colour_space(colour_type, palette, profile is not None)),
                ("Filter", "/FlateDecode"),
                ("DecodeParms", f"<< /Predictor 15 /Colors {COLOURS[colour_type]} /BitsPerComponent {depth} "
                                f"/Columns {width} >>")]
     if transparency is not None:  # grey or RGB colour key: PDF's Mask takes the same ranges
         samples = struct.unpack(f">{len(transparency) // 2}H", transparency)
         entries.append(("Mask", "[" + " ".join(f"{v} {v}" for v in samples) + "]"))
-    return SourceImage(path, digest, signature, "png", width, height, None, tuple(entries), tuple(idat))
+    return SourceImage(path, digest, signature, "png", width, height, None, tuple(entries), tuple(idat), profile)
 
 
 def _png_decode_reason(depth: int, colour_type: int, interlace: int, palette: bytes | None,
@@ -359,13 +402,53 @@ def _png_decode_reason(depth: int, colour_type: int, interlace: int, palette: by
     return None
 
 
-def _png_colour_space(colour_type: int, palette: bytes | None) -> str:
+def _png_colour_space(colour_type: int, palette: bytes | None, tagged: bool = False) -> str:
+    """The PDF colour space; ``tagged``: ICCBased on the profile (a palette's base space is)."""
     if colour_type == 0:
-        return "/DeviceGray"
+        return f"[/ICCBased {ICC_REFERENCE}]" if tagged else "/DeviceGray"
+    base = f"[/ICCBased {ICC_REFERENCE}]" if tagged else "/DeviceRGB"
     if colour_type == 2:
-        return "/DeviceRGB"
+        return base
     assert palette is not None
-    return f"[/Indexed /DeviceRGB {len(palette) // 3 - 1} <{palette.hex()}>]"
+    return f"[/Indexed {base} {len(palette) // 3 - 1} <{palette.hex()}>]"
+
+
+def _png_profile(data: bytes, start: int, length: int, components: int) -> ProfileFacts | None:
+    """The iCCP chunk's profile if it is sound and fits the image; its compressed bytes are what is embedded.
+
+    The chunk holds a name (1 to 79 bytes), a zero byte, the compression method (0: zlib) and the
+    zlib stream, which is exactly a PDF FlateDecode stream. It is inflated once, to check the header.
+    """
+    end = start + length
+    null = data.find(b"\0", start, min(end, start + 80))
+    if null <= start or null + 2 >= end or data[null + 1] != 0:
+        return None
+    inflater = zlib.decompressobj()
+    try:
+        profile = inflater.decompress(data[null + 2:end], MAX_PROFILE)
+    except zlib.error:
+        return None
+    if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
+        return None
+    return _profile_facts(profile, components, True, ((null + 2, end - null - 2),))
+
+
+def _profile_facts(profile: bytes, components: int, flate: bool,
+                   ranges: tuple[tuple[int, int], ...]) -> ProfileFacts | None:
+    """Facts of a profile whose colour space has the image's components; None: print as if untagged."""
+    if _icc_components(profile) != components:
+        return None
+    return ProfileFacts(hashlib.sha256(profile).hexdigest(), components, flate, ranges)
+
+
+def _icc_components(profile: bytes) -> int | None:
+    """The components of a profile's colour space, from a header that looks like an ICC profile's."""
+    if len(profile) < ICC_HEADER + 4 or profile[36:40] != b"acsp" or profile[12:16] not in ICC_CLASSES:
+        return None
+    (size,) = struct.unpack(">I", profile[:4])
+    if not ICC_HEADER + 4 <= size <= len(profile):
+        return None
+    return ICC_SPACES.get(profile[16:20])
 
 
 SOF_PASS_THROUGH = {0xC0, 0xC1, 0xC2}  # baseline, extended sequential, progressive (Huffman)
@@ -374,11 +457,15 @@ STANDALONE = {0x01, *range(0xD0, 0xD9)}
 
 
 def _analyse_jpeg(path: Path, data: bytes, digest: str, signature: tuple[int, int]) -> SourceImage | None:
-    """Size and components from the frame header; None if the file is not a JPEG we can read."""
-    position, adobe = 2, False
+    """Size and components from the frame header; None if the file is not a JPEG we can read.
+
+    The markers are read up to the first scan, so APP2 profile pieces after the frame header count too.
+    """
+    position, adobe, frame = 2, False, None
+    icc: list[tuple[int, int, int, int]] = []  # (sequence number, count, offset, length) of profile pieces
     while position + 4 <= len(data):
         if data[position] != 0xFF:
-            return None
+            break
         marker = data[position + 1]
         if marker == 0xFF:  # fill byte
             position += 1
@@ -386,24 +473,56 @@ def _analyse_jpeg(path: Path, data: bytes, digest: str, signature: tuple[int, in
         if marker in STANDALONE:
             position += 2
             continue
+        if marker in (0xD9, 0xDA):  # end of image, start of scan: no more headers
+            break
         (length,) = struct.unpack(">H", data[position + 2:position + 4])
         segment = data[position + 4:position + 2 + length]
         if marker == 0xEE and segment.startswith(b"Adobe"):
             adobe = True
-        if marker in SOF_PASS_THROUGH or marker in SOF_OTHER:
+        elif marker == 0xE2 and segment.startswith(JPEG_ICC) and len(segment) > len(JPEG_ICC) + 2:
+            skip = len(JPEG_ICC) + 2
+            icc.append((segment[skip - 2], segment[skip - 1], position + 4 + skip, len(segment) - skip))
+        elif (marker in SOF_PASS_THROUGH or marker in SOF_OTHER) and frame is None:
             if len(segment) < 6:
                 return None
-            precision, height, width, components = struct.unpack(">BHHB", segment[:6])
-            if marker in SOF_OTHER or precision != 8 or components not in (1, 3, 4):
-                return SourceImage(path, digest, signature, "jpeg", width, height, "JPEG coding PDF lacks")
-            space = {1: "/DeviceGray", 3: "/DeviceRGB", 4: "/DeviceCMYK"}[components]
-            entries = [("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/DCTDecode")]
-            if components == 4 and adobe:  # Adobe writes CMYK inverted; Pillow reads it so too
-                entries.append(("Decode", "[1 0 1 0 1 0 1 0]"))
-            return SourceImage(path, digest, signature, "jpeg", width, height, None, tuple(entries),
-                               ((0, len(data)),))
+            frame = marker, *struct.unpack(">BHHB", segment[:6])
         position += 2 + length
-    return None
+    if frame is None:
+        return None
+    marker, precision, height, width, components = frame
+    if marker in SOF_OTHER or precision != 8 or components not in (1, 3, 4):
+        return SourceImage(path, digest, signature, "jpeg", width, height, "JPEG coding PDF lacks")
+    profile = _jpeg_profile(data, icc, components)
+    space = {1: "/DeviceGray", 3: "/DeviceRGB", 4: "/DeviceCMYK"}[components]
+    if profile is not None:
+        space = f"[/ICCBased {ICC_REFERENCE}]"
+    entries = [("BitsPerComponent", "8"), ("ColorSpace", space), ("Filter", "/DCTDecode")]
+    if components == 4 and adobe:  # Adobe writes CMYK inverted; Pillow reads it so too
+        entries.append(("Decode", "[1 0 1 0 1 0 1 0]"))
+    return SourceImage(path, digest, signature, "jpeg", width, height, None, tuple(entries),
+                       ((0, len(data)),), profile)
+
+
+def _jpeg_profile(data: bytes, pieces: list[tuple[int, int, int, int]], components: int) -> ProfileFacts | None:
+    """The profile the APP2 pieces make, joined by sequence number, if they are complete and it fits."""
+    if not pieces:
+        return None
+    count = pieces[0][1]
+    pieces = sorted(pieces)
+    if [piece[0] for piece in pieces] != list(range(1, count + 1)) or any(piece[1] != count for piece in pieces):
+        return None
+    ranges = tuple((offset, length) for _, _, offset, length in pieces)
+    return _profile_facts(b"".join(data[offset:offset + length] for offset, length in ranges), components,
+                          False, ranges)
+
+
+def _icc(source: SourceImage) -> IccProfile | None:
+    """The profile a pass-through stream carries, copied from the file when the PDF is saved."""
+    profile = source.profile
+    if profile is None:
+        return None
+    content = FileRanges(source.path, profile.ranges, source.signature)
+    return IccProfile(profile.digest, profile.components, content, profile.flate)
 
 
 # ----------------------------------------------------------------------------- images pnp has to make
@@ -435,7 +554,7 @@ def _recompressed(source: SourceImage) -> tuple[ImageStream, ImageStream | None]
     with open(source.path, "rb") as handle:
         compressed = b"".join(_read_range(handle, offset, length) for offset, length in source.ranges)
     data = zlib.compress(zlib.decompress(compressed), RECOMPRESS_LEVEL)
-    return ImageStream(source.width, source.height, source.entries, _SPOOL.add(data)), None
+    return ImageStream(source.width, source.height, source.entries, _SPOOL.add(data), _icc(source)), None
 
 
 def _read_range(handle, offset: int, length: int) -> bytes:
@@ -448,6 +567,9 @@ def _decoded(source: SourceImage, recompress: bool,
     """The image decoded once (and, with ``size``, resampled to it with a Lanczos filter).
 
     Pixels are deflated with their alpha as a soft mask; a resampled JPEG stays a JPEG (quality 90).
+    An embedded ICC profile that fits the pixels converts them to sRGB (LittleCMS, relative
+    colorimetric, as PDF viewers render ICCBased images), and they go in untagged as device grey or
+    RGB, like all other decoded art: one colour space for everything pnp makes.
     """
     from PIL import Image
 
@@ -457,10 +579,12 @@ def _decoded(source: SourceImage, recompress: bool,
         with Image.open(source.path) as image:
             image.load()
             alpha = _alpha(image)
-            colour = _eight_bit(image)
+            colour, profile = _colour(image)
             if size is not None:
                 colour = colour.resize(size, Image.Resampling.LANCZOS)
                 alpha = alpha.resize(size, Image.Resampling.LANCZOS) if alpha is not None else None
+            if profile is not None:
+                colour = _to_srgb(colour, profile)
     except (OSError, ValueError) as exc:  # CRCs can be right and the data still wrong
         raise ImageFormatError(f"{source.path.name} cannot be decoded ({exc})") from None
     space = "/DeviceGray" if colour.mode == "L" else "/DeviceRGB"
@@ -494,6 +618,41 @@ def _alpha(image: Image.Image) -> Image.Image | None:
     if image.mode in ("RGBA", "LA", "PA", "La", "RGBa") or "transparency" in image.info:
         return image.convert("RGBA").getchannel("A")
     return None
+
+
+def _colour(image: Image.Image) -> tuple[Image.Image, bytes | None]:
+    """8-bit colour pixels, and the ICC profile to convert them from (None: print them as they are).
+
+    A profile whose colour space does not match the pixels is ignored, as pass-through ignores it.
+    CMYK pixels are only kept as CMYK for their profile to convert.
+    """
+    profile = image.info.get("icc_profile") or None
+    if profile is not None and image.mode == "CMYK" and _icc_components(profile) == 4:
+        return image, profile
+    colour = _eight_bit(image)
+    if profile is not None and image.mode != "CMYK" and _icc_components(profile) == len(colour.getbands()):
+        return colour, profile
+    return colour, None
+
+
+def _to_srgb(colour: Image.Image, profile: bytes) -> Image.Image:
+    """Pixels converted from their profile to sRGB; grey stays grey. A profile LittleCMS refuses is ignored."""
+    from PIL import ImageCms
+
+    global _srgb
+    try:
+        if _srgb is None:
+            _srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
+        converted = ImageCms.profileToProfile(colour, ImageCms.ImageCmsProfile(io.BytesIO(profile)), _srgb,
+                                              renderingIntent=RELATIVE_COLORIMETRIC,
+                                              outputMode="RGB")
+    except (ImageCms.PyCMSError, OSError, ValueError):
+        return _eight_bit(colour)
+    assert converted is not None
+    return converted.convert("L") if colour.mode == "L" else converted
+
+
+_srgb = None  # LittleCMS's sRGB profile, made on first use
 
 
 def _eight_bit(image: Image.Image) -> Image.Image:

@@ -10,6 +10,10 @@ correcting the cross-reference offsets. The document in memory holds no image by
 
 A document saved any other way (``canvas.getpdfdata()``, or an encrypted document) gets its image
 bytes inline, so the output is always a valid PDF.
+
+An image may carry an ICC profile (:class:`IccProfile`): its colour space names ICC_REFERENCE, and
+the profile is written once per document as an ICC stream, shared by every image with that profile,
+spliced the same way.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from reportlab.pdfbase.pdfdoc import format as pdf_format
 COPY_CHUNK = 1 << 20
 WHOLE_FILE_LIMIT = 16 << 20  # bigger image files are copied in pieces, so memory stays flat
 MARKER_PREFIX = b"%%pnp-spliced-image:"
+ICC_REFERENCE = "{icc}"  # in an ImageStream's entries: replaced by the reference to its ICC stream
+ALTERNATES = {1: "/DeviceGray", 3: "/DeviceRGB", 4: "/DeviceCMYK"}  # ICC stream /N -> /Alternate
 
 
 class StreamContent(Protocol):
@@ -173,17 +179,29 @@ class SpoolRange:
 
 
 @dataclass(frozen=True)
+class IccProfile:
+    """An ICC profile for ``[/ICCBased ...]`` colour spaces, embedded once per document by ``digest``."""
+
+    digest: str  # of the profile itself, so a profile compressed differently is still the same one
+    components: int  # /N: 1, 3 or 4
+    content: StreamContent
+    flate: bool = False  # ``content`` is the profile zlib-compressed (a PNG's iCCP data): /FlateDecode
+
+
+@dataclass(frozen=True)
 class ImageStream:
     """One image XObject: its dictionary entries (besides Length and SMask) and its content.
 
     ``entries`` are written as given, e.g. ``("ColorSpace", "/DeviceRGB")``, so the caller decides
-    the exact PDF, and tests can predict it.
+    the exact PDF, and tests can predict it; with a ``profile``, ICC_REFERENCE in them becomes the
+    reference to its ICC stream, e.g. ``("ColorSpace", "[/ICCBased {icc}]")``.
     """
 
     width: int
     height: int
     entries: tuple[tuple[str, str], ...]
     content: StreamContent
+    profile: IccProfile | None = None
 
 
 def read_all(content: StreamContent) -> bytes:
@@ -193,24 +211,49 @@ def read_all(content: StreamContent) -> bytes:
 class SplicedImageXObject(PDFObject):
     """An image XObject formatted by us, so reportlab neither re-encodes nor holds its bytes."""
 
-    def __init__(self, stream: ImageStream, store: DocumentImages, smask: PDFObjectReference | None = None):
+    def __init__(self, stream: ImageStream, store: DocumentImages, smask: PDFObjectReference | None = None,
+                 icc: PDFObjectReference | None = None):
         self.stream = stream
         self.store = store
         self.smask = smask
+        self.icc = icc
 
     def format(self, document) -> bytes:
         stream = self.stream
         parts = [f"/Type /XObject /Subtype /Image /Width {stream.width} /Height {stream.height}"]
         parts += [f"/{key} {value}" for key, value in stream.entries]
-        head = " ".join(parts).encode("latin-1")
+        head = " ".join(parts)
+        if self.icc is not None:
+            head = head.replace(ICC_REFERENCE, pdf_format(self.icc, document).decode("latin-1"))
+        head = head.encode("latin-1")
         if self.smask is not None:
             head += b" /SMask " + pdf_format(self.smask, document)
-        if self.store.splicing and isinstance(document.encrypt, NoEncryption):
-            body, length = self.store.placeholder(stream.content), stream.content.length
-        else:
-            body = document.encrypt.encode(read_all(stream.content))
-            length = len(body)
-        return b"<< " + head + b" /Length %d >>\nstream\n" % length + body + b"\nendstream\n"
+        return _spliced_stream(self.store, document, head, stream.content)
+
+
+class SplicedIccProfile(PDFObject):
+    """An ICC stream (the profile behind ``[/ICCBased ...]``), its bytes spliced like an image's."""
+
+    def __init__(self, profile: IccProfile, store: DocumentImages):
+        self.profile = profile
+        self.store = store
+
+    def format(self, document) -> bytes:
+        profile = self.profile
+        head = f"/N {profile.components} /Alternate {ALTERNATES[profile.components]}"
+        if profile.flate:
+            head += " /Filter /FlateDecode"
+        return _spliced_stream(self.store, document, head.encode("latin-1"), profile.content)
+
+
+def _spliced_stream(store: DocumentImages, document, head: bytes, content: StreamContent) -> bytes:
+    """A stream object: a placeholder for its bytes in a splicing save, else the bytes themselves."""
+    if store.splicing and isinstance(document.encrypt, NoEncryption):
+        body, length = store.placeholder(content), content.length
+    else:
+        body = document.encrypt.encode(read_all(content))
+        length = len(body)
+    return b"<< " + head + b" /Length %d >>\nstream\n" % length + body + b"\nendstream\n"
 
 
 @dataclass
@@ -218,6 +261,7 @@ class DocumentImages:
     """The images of one PDF document: which are registered, and the placeholders of a save."""
 
     names: dict[str, str] = field(default_factory=dict)  # image key -> XObject name
+    profiles: dict[str, PDFObjectReference] = field(default_factory=dict)  # profile digest -> ICC stream
     splicing: bool = False
     pending: list[tuple[bytes, StreamContent]] = field(default_factory=list)
     nonce: bytes = b""
@@ -252,10 +296,16 @@ def register_image(canvas, key: str, colour: ImageStream, mask: ImageStream | No
         return name
     doc = canvas._doc
     name = f"pnp{key}"
+    icc_ref = None
+    if colour.profile is not None:
+        icc_ref = store.profiles.get(colour.profile.digest)
+        if icc_ref is None:
+            icc_ref = doc.Reference(SplicedIccProfile(colour.profile, store), f"pnpICC{colour.profile.digest[:32]}")
+            store.profiles[colour.profile.digest] = icc_ref
     smask_ref = None
     if mask is not None:
         smask_ref = doc.Reference(SplicedImageXObject(mask, store), doc.getXObjectName(name + "m"))
-    doc.Reference(SplicedImageXObject(colour, store, smask_ref), doc.getXObjectName(name))
+    doc.Reference(SplicedImageXObject(colour, store, smask_ref, icc_ref), doc.getXObjectName(name))
     store.names[key] = name
     return name
 
