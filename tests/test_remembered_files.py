@@ -193,3 +193,17 @@ def test_a_big_index_forgets_files_that_are_gone(own_cache, settle_at_once, tmp_
     assert os.path.abspath(gone) not in index
     assert {os.path.abspath(p) for p in kept} <= set(index)
     assert hashlib.sha256(b"kept 0").hexdigest() in digests.remembered_digests()
+
+
+def test_facts_of_art_exported_again_are_dropped_once_they_pile_up(own_cache, settle_at_once, tmp_path,
+                                                                    monkeypatch):
+    monkeypatch.setattr(images, "PRUNE_FACTS_ABOVE", 1)
+    art = tmp_path / "art.png"
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(art)
+    old = images.inspect_image(art).digest
+    next_build()
+    Image.new("RGB", (40, 30), (10, 200, 10)).save(art)  # the designer exports the card again
+    new = images.inspect_image(art).digest
+    next_build()
+    facts = digests.read_json_cache(own_cache / images.FACTS_NAME)
+    assert new in facts and old not in facts

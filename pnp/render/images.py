@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pnp.load.digests import digest_of_bytes, known_digest
+from pnp.load.digests import digest_of_bytes, known_digest, remembered_digests
 from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
 from pnp.render.pdf_images import (
     ICC_REFERENCE,
@@ -236,6 +236,10 @@ def save_image_facts() -> None:
     for digest in new:
         remembered.pop(digest, None)
     remembered.update(new)
+    if len(remembered) > PRUNE_FACTS_ABOVE:
+        # facts of contents no remembered file has any more (art re-exported since) are dropped
+        live = remembered_digests() | set(new)
+        remembered = {digest: facts for digest, facts in remembered.items() if digest in live}
     if len(remembered) > MAX_FACTS:
         remembered = dict(list(remembered.items())[-MAX_FACTS:])
     write_json_cache(path, remembered)
@@ -309,6 +313,7 @@ _FACTS: dict[str, list] = {}  # content digest -> facts, as remembered in FACTS_
 _NEW_FACTS: dict[str, list] = {}
 _facts_from: Path | None = None
 FACTS_NAME = "image-facts-v2.json"  # v2: the embedded ICC profile
+PRUNE_FACTS_ABOVE = 5_000  # read on every build that draws art: past this, a save keeps only live contents
 MAX_FACTS = 100_000
 _MADE: dict[tuple[str, bool, tuple[int, int] | None], tuple[ImageStream, ImageStream | None]] = {}
 
