@@ -103,3 +103,24 @@ def test_watch_maps_changes_to_games(data: Path) -> None:
     after = snapshot([data])
     assert changed_games(before, after, data) == {"take-over-that-job"}
     assert changed_games(before, before, data) == set()
+
+
+def test_an_up_to_date_game_is_not_checked_again(data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every output's key covers the whole game folder, and outputs are only written after a passing check."""
+    import pnp.commands.build as build_command
+
+    out = tmp_path / "out"
+    build(data, out)
+
+    def no_check(*args, **kwargs):
+        raise AssertionError("an up-to-date game was checked again")
+
+    monkeypatch.setattr(build_command, "check_folder", no_check)
+    assert "3 up to date" in build(data, out)
+    monkeypatch.undo()
+    csv = data / "take-over-that-job" / "cards" / "goals.csv"
+    csv.write_text(csv.read_text(encoding="utf-8") + "broken,row\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(out), "--lang", "ja",
+                                      "--paper", "a4", "--what", "cards"])
+    assert result.exit_code == 1
+    assert "goals.csv" in result.output and "not built" in result.output

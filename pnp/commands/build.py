@@ -9,10 +9,12 @@ import click
 
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
+from pnp.model.build import load_game
 from pnp.model.game import Game
+from pnp.rules import get_rules
 from pnp.validate import check_folder
 from pnp.write.jobs import BuildOptions, Unit, plan_game
-from pnp.write.runner import BuildSummary, run_units
+from pnp.write.runner import BuildSummary, all_fresh, run_units
 
 PAPERS = ("a4", "letter")
 WHAT = ("cards", "fold", "lowink", "calibration", "rules", "aid")
@@ -70,26 +72,68 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}
     for folder in folders:
-        result = check_folder(folder, layouts=False)
-        if result.report.errors or result.game is None or result.rules is None:
-            for diagnostic in result.report.errors:
-                click.echo(diagnostic.format(Path.cwd()), err=True)
-            click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
+        planned = _plan_checked(folder, request)
+        if planned is None:
             failed = True
             continue
-        game = result.game
+        game, game_units = planned
         loaded[game.path] = game
-        languages = request.languages or game.languages
-        unknown = [lang for lang in languages if lang not in game.languages]
-        if unknown:
-            click.echo(f"{folder.name}: skipping languages it does not ship in: {', '.join(unknown)}", err=True)
-        languages = tuple(lang for lang in languages if lang in game.languages)
-        what = request.what or WHAT
-        units.extend(plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
-                               documents_for(game, result.rules, what)))
+        units.extend(game_units)
     summary = BuildSummary()
     run_units(units, summary, request.jobs, loaded)
     for diagnostic in summary.report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     click.echo(summary.describe(Path.cwd()))
     return 1 if failed or summary.report.errors else 0
+
+
+def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]] | None:
+    """The game and its build units once it passes the check; None (errors shown) when it does not.
+
+    A game whose every output is up to date skips the check: each output's key covers every file
+    the game folder holds, the options and pnp itself, and an output is only ever written after
+    its game passed the check, so the check would pass again. A no-op build then costs loading
+    and planning, not recomputing every example and translation.
+    """
+    load_report = Report()
+    game = load_game(folder, load_report)
+    rules = get_rules(game.rules) if game is not None else None
+    if game is not None and rules is not None and not load_report.errors and not request.options.force:
+        languages = _languages(game, request, quiet=False)
+        what = request.what or WHAT
+        # aid tables are only asked of a checked game: probe with both documents, which are fresh
+        # only if the last build (with these very inputs) made them
+        probe = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
+                          _documents_before_check(game, what))
+        if probe and all(all_fresh(unit) is not None for unit in probe):
+            return game, probe
+        languages_reported = True
+    else:
+        languages_reported = False
+    result = check_folder(folder, layouts=False)
+    if result.report.errors or result.game is None or result.rules is None:
+        for diagnostic in result.report.errors:
+            click.echo(diagnostic.format(Path.cwd()), err=True)
+        click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
+        return None
+    game = result.game
+    languages = _languages(game, request, quiet=languages_reported)
+    what = request.what or WHAT
+    return game, plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
+                           documents_for(game, result.rules, what))
+
+
+def _languages(game: Game, request: BuildRequest, quiet: bool) -> tuple[str, ...]:
+    languages = request.languages or game.languages
+    unknown = [lang for lang in languages if lang not in game.languages]
+    if unknown and not quiet:
+        click.echo(f"{game.path.name}: skipping languages it does not ship in: {', '.join(unknown)}", err=True)
+    return tuple(lang for lang in languages if lang in game.languages)
+
+
+def _documents_before_check(game: Game, what: tuple[str, ...]) -> list[str]:
+    from pnp.load.rule_files import has_rule_texts
+    from pnp.write.jobs import WHAT_DOCUMENTS
+
+    kinds = list(WHAT_DOCUMENTS["rules"]) if "rules" in what and has_rule_texts(game) else []
+    return kinds + (list(WHAT_DOCUMENTS["aid"]) if "aid" in what else [])
