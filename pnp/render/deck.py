@@ -165,7 +165,7 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     from pnp.render.vector_art import load_svg
 
     location = where(card.source)
-    src = str(element.values.get("src", "")).strip()
+    src = str(element.values["src"] if "src" in element.values else _card_picture(card)).strip()
     try:
         candidates = [image_path(game, src + suffix) for suffix in IMAGE_SUFFIXES] if src and not Path(
             src).suffix else [image_path(game, src)]
@@ -194,6 +194,14 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
         need = f"{math.ceil(box[0] / 25.4 * MIN_DPI)} × {math.ceil(box[1] / 25.4 * MIN_DPI)}"
         report.warning(f"card {card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})", *location,
                        f"supply at least {need} pixels for its {box[0]:g} × {box[1]:g} mm box")
+
+
+def _card_picture(card: Card) -> str:
+    """An image element without ``src`` draws the card's own picture: its ``image`` field, else
+    ``images/<card id>`` (any picture suffix). The built-in full-bleed-image layout relies on it, so an
+    image deck's faces need no template at all."""
+    named = card.fields.get("image")
+    return str(named).strip() if named is not None and str(named).strip() else f"images/{card.id}"
 
 
 def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:

@@ -46,7 +46,6 @@ REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
     "line": ("x1", "y1", "x2", "y2"),
     "text": ("text",),
     "icon": ("name",),
-    "image": ("src",),
     "pips": ("count",),
 }
 
