@@ -115,7 +115,7 @@ def test_an_up_to_date_game_is_not_checked_again(data: Path, tmp_path: Path, mon
     def no_check(*args, **kwargs):
         raise AssertionError("an up-to-date game was checked again")
 
-    monkeypatch.setattr(build_command, "check_folder", no_check)
+    monkeypatch.setattr(build_command, "check_game", no_check)
     assert "3 up to date" in build(data, out)
     monkeypatch.undo()
     csv = data / "take-over-that-job" / "cards" / "goals.csv"

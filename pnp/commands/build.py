@@ -12,7 +12,7 @@ from pnp.load.game_folder import data_dir, resolve_games
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.rules import get_rules
-from pnp.validate import check_folder
+from pnp.validate import check_game
 from pnp.write.jobs import BuildOptions, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
 
@@ -95,10 +95,10 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
     its game passed the check, so the check would pass again. A no-op build then costs loading
     and planning, not recomputing every example and translation.
     """
-    load_report = Report()
-    game = load_game(folder, load_report)
+    report = Report()
+    game = load_game(folder, report)
     rules = get_rules(game.rules) if game is not None else None
-    if game is not None and rules is not None and not load_report.errors and not request.options.force:
+    if game is not None and rules is not None and not report.errors and not request.options.force:
         languages = _languages(game, request, quiet=False)
         what = request.what or WHAT
         # aid tables are only asked of a checked game: probe with both documents, which are fresh
@@ -110,17 +110,17 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
         languages_reported = True
     else:
         languages_reported = False
-    result = check_folder(folder, layouts=False)
-    if result.report.errors or result.game is None or result.rules is None:
-        for diagnostic in result.report.errors:
+    if game is not None:
+        rules, _ = check_game(game, report, layouts=False)  # what check_folder does, on the game loaded above
+    if report.errors or game is None or rules is None:
+        for diagnostic in report.errors:
             click.echo(diagnostic.format(Path.cwd()), err=True)
         click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
         return None
-    game = result.game
     languages = _languages(game, request, quiet=languages_reported)
     what = request.what or WHAT
     return game, plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
-                           documents_for(game, result.rules, what))
+                           documents_for(game, rules, what))
 
 
 def _languages(game: Game, request: BuildRequest, quiet: bool) -> tuple[str, ...]:
