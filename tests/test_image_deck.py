@@ -178,3 +178,26 @@ def test_recompress_makes_a_smaller_file_with_the_same_pixels(tmp_path: Path) ->
         document.close()
     assert sizes["--recompress"] < sizes[""] * 0.9, sizes
     assert pictures["--recompress"] == pictures[""]
+
+
+def test_art_that_cannot_be_decoded_is_reported_not_a_traceback(tmp_path: Path) -> None:
+    """An RGBA PNG must be decoded (for its alpha); data that inflates to garbage, with right CRCs,
+    only shows when it is drawn. The build names the file and fails, as for any bad input."""
+    import struct
+    import zlib
+
+    game = make_game(tmp_path, ["a,1,art/broken.png", "b,1,"], 2)
+    art(game / "images" / "b.png", (200, 40, 40))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 821, 1121, 8, 6, 0, 0, 0)  # RGBA: decoded, never passed through
+    (game / "art").mkdir()
+    (game / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                                              + chunk(b"IDAT", b"not deflate data at all") + chunk(b"IEND", b""))
+    result = build(tmp_path)
+    assert result.exit_code == 1
+    assert "broken.png" in result.output and "cannot be decoded" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf").exists()

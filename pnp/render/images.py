@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of_bytes, known_digest, remembered_digests
 from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
 from pnp.render.pdf_images import (
@@ -61,8 +62,11 @@ JPEG_ICC = b"ICC_PROFILE\0"  # APP2 payload: this, sequence number (from 1), cou
 RELATIVE_COLORIMETRIC = 1  # LittleCMS rendering intent; PDF's default for images, so decoded art matches
 
 
-class ImageFormatError(ValueError):
-    """The file is not an image pnp can read, or it is damaged."""
+class ImageFormatError(DataError, ValueError):
+    """The file is not an image pnp can read, or it is damaged: the user's to fix, so no traceback."""
+
+    def __init__(self, message: str, file: Path | None = None) -> None:
+        super().__init__(message, file, None, "save the picture again as PNG or JPEG")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from typing import BinaryIO, Protocol
 from reportlab.pdfbase.pdfdoc import NoEncryption, PDFObject, PDFObjectReference
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 
+from pnp.diagnostics import DataError
+
 COPY_CHUNK = 1 << 20
 WHOLE_FILE_LIMIT = 16 << 20  # bigger image files are copied in pieces, so memory stays flat
 MARKER_PREFIX = b"%%pnp-spliced-image:"
@@ -46,8 +48,14 @@ class StreamContent(Protocol):
     def chunks(self) -> Iterator[bytes]: ...
 
 
-class ImageChangedError(RuntimeError):
-    """An image file changed between drawing and saving: its recorded size no longer holds."""
+class ImageChangedError(DataError, RuntimeError):
+    """An image file changed between drawing and saving: its recorded size no longer holds.
+
+    Saving art while a build runs is the user's doing, not a bug: a message, no traceback.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, None, None, "build again once the art is saved")
 
 
 @dataclass(frozen=True)
