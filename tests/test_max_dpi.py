@@ -151,3 +151,38 @@ def test_build_option_rebuilds_and_shrinks_an_image_deck(tmp_path):
     widths = {image["/Width"] for image in images_in(pdf) if image.get("/Subtype") == "/Image"}
     assert widths == {821}
     assert pdf.stat().st_size < full.stat().st_size / 2
+
+
+def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, monkeypatch):
+    """decode_ahead works out each resampled size as drawing does: every picture is decoded once,
+    and the PDF is byte for byte the one drawing alone makes."""
+    from pnp.render import deck, images
+
+    data = tmp_path / "data"
+    game = data / "art-deck"
+    (game / "cards").mkdir(parents=True)
+    (game / "images").mkdir()
+    (game / "game.toml").write_text(MANIFEST.format(count=3), encoding="utf-8")
+    (game / "cards" / "deck.csv").write_text("id,count,image\na,1,\nb,1,\nc,1,\n", encoding="utf-8")
+    for index, name in enumerate("abc"):
+        art = picture(size=(1642, 2242)).convert("RGBA")  # alpha: decoded even without --max-dpi
+        art.putpixel((index, index), (0, 0, 0, 0))
+        art.save(game / "images" / f"{name}.png")
+    decoded: list[tuple] = []
+    real = images._decoded
+    monkeypatch.setattr(images, "_decoded", lambda source, recompress, size=None: (
+        decoded.append((source.digest, size)), real(source, recompress, size))[1])
+
+    def build(out: Path) -> bytes:
+        images._MADE.clear()
+        result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(out), "--what", "cards",
+                                          "--paper", "a4", "--jobs", "1", "--max-dpi", "300", "--force"])
+        assert result.exit_code == 0, result.output
+        return (out / "art-deck" / "en" / "a4" / "cards-deck.pdf").read_bytes()
+
+    ahead = build(tmp_path / "ahead")
+    assert len(decoded) == len(set(decoded)) == 3
+    assert {size for _, size in decoded} == {(821, 1121)}
+    monkeypatch.setattr(deck, "decode_art_ahead", lambda bound, painter: None)
+    monkeypatch.setattr("pnp.render.card_pdf.decode_art_ahead", lambda bound, painter: None)
+    assert build(tmp_path / "alone") == ahead

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 from pnp.model.game import Game
-from pnp.render.deck import BoundComponent, DeckRenderer, expand_copies, make_painter
+from pnp.render.deck import BoundComponent, DeckRenderer, decode_art_ahead, expand_copies, make_painter
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import FontSet
 from pnp.render.imposition import plan_fold_sheet, plan_sheet
@@ -80,6 +80,7 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
         plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm)
     painter = make_painter(fontset, game, ink_saver=variant == "lowink", recompress=options.recompress,
                            max_dpi=options.max_dpi)
+    decode_art_ahead(bound, painter)
     renderer = DeckRenderer(bound, painter)
     copies: Sequence = expand_copies(bound, options.only)
     sheet_options = SheetOptions(

@@ -196,6 +196,31 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
                        f"supply at least {need} pixels for its {box[0]:g} × {box[1]:g} mm box")
 
 
+def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
+    """Decode on all cores the art this component's cards will ask for (see images.decode_ahead).
+
+    The size to resample to is worked out as drawing will (the art's box, grown by its bleed);
+    where the two disagree, drawing makes the stream itself: slower, never wrong.
+    """
+    from pnp.render.images import decode_ahead, resampled_size
+
+    requests = []
+    for card in bound.cards:
+        for element in (*card.face, *card.back):
+            values = element.values
+            if element.type != "image" or values.get("vector") or "pixel_size" not in values:
+                continue
+            size = None
+            if painter.max_dpi:
+                box_w, box_h = _printed_box_mm(values, bound.component)
+                pixels_w, pixels_h = values["pixel_size"]
+                fit = max if values.get("fit", "cover") == "cover" else min
+                drawn_width_pt = pixels_w * fit(box_w / pixels_w, box_h / pixels_h) * 72 / 25.4
+                size = resampled_size(values["pixel_size"], drawn_width_pt, painter.max_dpi)
+            requests.append((values["src"], size))
+    decode_ahead(requests, painter.recompress)
+
+
 def _card_picture(card: Card) -> str:
     """An image element without ``src`` draws the card's own picture: its ``image`` field, else
     ``images/<card id>`` (any picture suffix). The built-in full-bleed-image layout relies on it, so an
