@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
 from pnp.render import icons as icon_lib
@@ -22,6 +23,13 @@ from pnp.render.textbox import Fit, draw_fit, fit_text, parse_card_markup
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
 DEFAULT_TEXT_COLOUR = "#1a1a1a"
+
+
+@lru_cache(maxsize=4096)
+def colour_of(value: str) -> Color:
+    """A layout colour ('#rrggbb') as reportlab's Color, parsed once: a deck asks for the same few
+    colours thousands of times, and reportlab's parser is a visible part of drawing a card."""
+    return HexColor(value)
 
 
 @dataclass(frozen=True)
@@ -174,9 +182,9 @@ class FacePainter:
         x, y, w, h = self._box(v, trim, bleed if v.get("bleed") else None)
         canvas.saveState()
         if fill:
-            canvas.setFillColor(HexColor(fill))
+            canvas.setFillColor(colour_of(fill))
         if stroke:
-            canvas.setStrokeColor(HexColor(stroke))
+            canvas.setStrokeColor(colour_of(stroke))
             canvas.setLineWidth(v.get("stroke_width", 0.3) * mm)
         radius = v.get("radius", 0.0) * mm
         if radius:
@@ -190,7 +198,7 @@ class FacePainter:
         inset = v.get("inset", 3.0) * mm
         x, y, w, h = trim
         canvas.saveState()
-        canvas.setStrokeColor(HexColor(v.get("stroke") or DEFAULT_TEXT_COLOUR))
+        canvas.setStrokeColor(colour_of(v.get("stroke") or DEFAULT_TEXT_COLOUR))
         canvas.setLineWidth(v.get("stroke_width", 0.4) * mm)
         radius = v.get("radius", 2.5) * mm
         canvas.roundRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, radius, stroke=1, fill=0)
@@ -200,7 +208,7 @@ class FacePainter:
         v = element.values
         x0, y0, _, h0 = trim
         canvas.saveState()
-        canvas.setStrokeColor(HexColor(v.get("stroke") or DEFAULT_TEXT_COLOUR))
+        canvas.setStrokeColor(colour_of(v.get("stroke") or DEFAULT_TEXT_COLOUR))
         canvas.setLineWidth(v.get("stroke_width", 0.3) * mm)
         if v.get("dash"):
             canvas.setDash(1.5 * mm, 1 * mm)
@@ -213,16 +221,17 @@ class FacePainter:
         if fit is None:
             return
         x, y, w, h = self._box(v, trim)
-        canvas.saveState()
         rotate = v.get("rotate", 0.0)
-        if rotate:
+        if rotate:  # draw_fit keeps its own graphics state; only a rotation needs one around it
+            canvas.saveState()
             cx, cy = x + w / 2, y + h / 2
             canvas.translate(cx, cy)
             canvas.rotate(rotate)
             canvas.translate(-cx, -cy)
         draw_fit(canvas, fit, x, y + h, w, h, align=v.get("align", "left"), valign=v.get("valign", "top"),
-                 colour=HexColor(v.get("colour") or DEFAULT_TEXT_COLOUR))
-        canvas.restoreState()
+                 colour=colour_of(v.get("colour") or DEFAULT_TEXT_COLOUR))
+        if rotate:
+            canvas.restoreState()
 
     def _draw_icon(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
@@ -270,7 +279,7 @@ class FacePainter:
             return
         x, y, w, h = self._box(v, trim)
         size = v.get("size", 8.0) * mm
-        colour = HexColor(v.get("colour") or DEFAULT_TEXT_COLOUR)
+        colour = colour_of(v.get("colour") or DEFAULT_TEXT_COLOUR)
         symbol, icon_name = v.get("symbol"), v.get("icon")
         for column, row in PIP_LAYOUTS[count]:
             cx, cy = x + column * w, y + h - row * h
