@@ -46,13 +46,14 @@ def check_game(game: Game, report: Report, layouts: bool = True) -> tuple[GameRu
                      f"available: {', '.join(available())}, or remove 'rules' for a game without its own rules")
         return None, {}
     rules.check(game, report)
-    outcome = check_examples(game, rules, report)
+    results: dict = {}
+    outcome = check_examples(game, rules, report, results)
     if layouts:
         check_layouts(game, rules, report)
     if has_rule_texts(game):  # the Markdown machinery is imported only for games that have rule texts
         from pnp.validate.translations import check_translations
 
-        check_translations(game, report, rules)
+        check_translations(game, report, rules, results)
     else:
         report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
     return rules, outcome

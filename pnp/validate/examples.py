@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pnp.diagnostics import Report
@@ -14,10 +15,17 @@ from pnp.rules.base import ExampleError, GameRules
 PLAYER_NAMES = "player_names"
 
 
-def check_examples(game: Game, rules: GameRules, report: Report) -> dict[str, str]:
-    """Run every example; returns example id -> "ok" | "deviation" | "mismatch" | "error"."""
+def check_examples(game: Game, rules: GameRules, report: Report,
+                   results: dict[str, Mapping[str, Any] | None] | None = None) -> dict[str, str]:
+    """Run every example; returns example id -> "ok" | "deviation" | "mismatch" | "error".
+
+    ``results``, if given, receives what each example computed (None where it could not), as
+    ruletext.compute_results gives it, so the translation check need not run the examples again.
+    """
     outcome: dict[str, str] = {}
+    results = {} if results is None else results
     for example in game.examples:
+        results[example.id] = None
         file = example.source.file if example.source else None
         if example.kind not in rules.example_kinds:
             known = ", ".join(sorted(rules.example_kinds)) or "none"
@@ -26,7 +34,7 @@ def check_examples(game: Game, rules: GameRules, report: Report) -> dict[str, st
             outcome[example.id] = "error"
             continue
         try:
-            computed = rules.run_example(game, example)
+            computed = results[example.id] = rules.run_example(game, example)
         except ExampleError as exc:
             report.error(f"example {example.id!r}: {exc}", file, example.source.line if example.source else None)
             outcome[example.id] = "error"

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from markdown_it.tree import SyntaxTreeNode
 
@@ -493,7 +493,8 @@ def analyse_translations(game: Game, report: Report, languages: Sequence[str] | 
 # pnp check
 
 
-def check_translations(game: Game, report: Report, rules: GameRules | None = None) -> None:
+def check_translations(game: Game, report: Report, rules: GameRules | None = None,
+                       results: Mapping[str, Mapping[str, Any] | None] | None = None) -> None:
     """Add every rule-text and translation problem to ``report`` (called by pnp check).
 
     Rule texts are rendered and parsed in every language, so template errors,
@@ -508,7 +509,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     rules = rules or get_rules(game.rules)
     if rules is None:
         return
-    results = compute_results(game, rules)
+    results = results if results is not None else compute_results(game, rules)
     placed: dict[str, set[str]] = {}
     for lang in game.languages:
         path = rule_text_path(game, lang)
