@@ -38,9 +38,14 @@ def read_json_cache(path: Path) -> dict:
 
 
 def write_json_cache(path: Path, data: dict) -> None:
-    """Replace the file whole, so parallel builds reading it never see half of it.
+    """Replace the file whole, so parallel builds reading it never see half of it."""
+    write_bytes_cache(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
 
-    No fsync: a cache lost in a power cut is rebuilt, and a torn one reads as empty.
+
+def write_bytes_cache(path: Path, data: bytes) -> None:
+    """Replace a cache file whole, so parallel builds reading it never see half of it.
+
+    No fsync: a cache lost in a power cut is rebuilt, and a torn one fails to load and is made again.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -49,7 +54,7 @@ def write_json_cache(path: Path, data: dict) -> None:
         return  # a read-only cache folder costs speed, not correctness
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(json.dumps(data, separators=(",", ":")).encode("utf-8"))
+            out.write(data)
         os.chmod(temp_name, 0o644)  # mkstemp makes it private; a cache may be shared
         os.replace(temp_name, path)
     except BaseException:

@@ -22,12 +22,16 @@ numbers stay those of the source file.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
+import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from jinja2 import ChainableUndefined, TemplateError, TemplateSyntaxError, UndefinedError
@@ -38,6 +42,7 @@ from markdown_it.tree import SyntaxTreeNode
 from pnp.diagnostics import DataError, Report
 from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder  # noqa: F401 - re-exported
 from pnp.load.text_files import read_text
+from pnp.load.user_cache import user_cache_dir, write_bytes_cache
 from pnp.model.game import Game
 from pnp.render.bind import make_environment
 from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
@@ -429,7 +434,7 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> str:
     env = make_rule_environment()
     prepared = bind_example_results(source)
     try:
-        code = env.compile(prepared, name=path.name, filename=str(path))
+        code = compiled_template(env, prepared, path)
     except TemplateSyntaxError as exc:
         raise RuleTextError(f"template syntax error: {exc.message}", path, exc.lineno,
                             "check the {{ }} and {% %} on that line; Jinja comments are {## ... ##}") from None
@@ -448,6 +453,50 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> str:
         raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
                             _template_line(exc, path)) from None
     return rendered
+
+
+def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> CodeType:
+    """Jinja2's compiled code for a rule text, kept in the user cache like Python keeps .pyc files.
+
+    Compiling a rulebook's templates is a fifth of `pnp check`; the code depends only on the text,
+    Jinja2's version, the environment's delimiters and Python's bytecode format, which key the file
+    (as Jinja2's own bytecode cache does).
+    """
+    import jinja2
+
+    key = hashlib.sha256("\n".join([
+        jinja2.__version__, sys.implementation.cache_tag or "", str(path), env.comment_start_string,
+        env.comment_end_string, source]).encode("utf-8", "surrogatepass")).hexdigest()
+    memo = _COMPILED.get(key)
+    if memo is not None:
+        return memo
+    folder = user_cache_dir() / "templates"
+    stored = folder / f"{key[:40]}.code"
+    try:
+        code = marshal.loads(stored.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        code = env.compile(source, name=path.name, filename=str(path))
+        _make_room(folder)
+        write_bytes_cache(stored, marshal.dumps(code))
+    _COMPILED[key] = code
+    return code
+
+
+_COMPILED: dict[str, CodeType] = {}
+KEPT_TEMPLATES = 2_000  # compiled rule texts kept on disk; every edit of a rule text adds one
+
+
+def _make_room(folder: Path) -> None:
+    """Past KEPT_TEMPLATES files, drop the older half: edits and moved game folders would otherwise pile up."""
+    try:
+        files = list(folder.glob("*.code"))
+        if len(files) < KEPT_TEMPLATES:
+            return
+        files.sort(key=lambda file: file.stat().st_mtime_ns)
+        for file in files[: len(files) // 2]:
+            file.unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be tidied costs disk space, not correctness
 
 
 def _template_line(exc: BaseException, path: Path) -> int | None:
