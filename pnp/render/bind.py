@@ -56,6 +56,18 @@ def make_environment() -> SandboxedEnvironment:
     return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
 
 
+_SHARED: list = []  # the process's one default sandbox, made on first use
+_SHARED_TEMPLATES: dict[str, Any] = {}
+_SHARED_EXPRESSIONS: dict[str, Any] = {}
+
+
+def shared_environment() -> SandboxedEnvironment:
+    """One sandbox for every Binder that brings none, so its compiled layout strings are reused."""
+    if not _SHARED:
+        _SHARED.append(make_environment())
+    return _SHARED[0]
+
+
 def term_view(term: Term | None, lang: str) -> dict[str, Any] | None:
     if term is None:
         return None
@@ -118,8 +130,11 @@ class Binder:
     def __init__(self, game: Game, environment: SandboxedEnvironment | None = None) -> None:
         self.game = game
         self._env = environment
-        self._templates: dict[str, Any] = {}
-        self._expressions: dict[str, Any] = {}
+        # with the shared sandbox, compiled templates are shared too: every language and every
+        # component of a build binds the same layout strings
+        shared = environment is None
+        self._templates: dict[str, Any] = _SHARED_TEMPLATES if shared else {}
+        self._expressions: dict[str, Any] = _SHARED_EXPRESSIONS if shared else {}
         self._per_card: dict[str, bool] = {}
         self._static: dict[tuple, Any] = {}
         self._plans: dict[tuple, list[_ElementPlan]] = {}
@@ -162,7 +177,7 @@ class Binder:
     def env(self) -> SandboxedEnvironment:
         """Made on first use: layouts of plain fields and arithmetic never need Jinja2 (nor its import)."""
         if self._env is None:
-            self._env = make_environment()
+            self._env = shared_environment()
         return self._env
 
     def _plan(self, element: Element) -> _ElementPlan:
