@@ -202,14 +202,14 @@ def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
     The size to resample to is worked out as drawing will (the art's box, grown by its bleed);
     where the two disagree, drawing makes the stream itself: slower, never wrong.
     """
-    from pnp.render.images import decode_ahead, resampled_size
-
     requests = []
     for card in bound.cards:
         for element in (*card.face, *card.back):
             values = element.values
             if element.type != "image" or values.get("vector") or "pixel_size" not in values:
                 continue
+            from pnp.render.images import resampled_size  # a deck without art never loads the image code
+
             size = None
             if painter.max_dpi:
                 box_w, box_h = _printed_box_mm(values, bound.component)
@@ -218,7 +218,10 @@ def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
                 drawn_width_pt = pixels_w * fit(box_w / pixels_w, box_h / pixels_h) * 72 / 25.4
                 size = resampled_size(values["pixel_size"], drawn_width_pt, painter.max_dpi)
             requests.append((values["src"], size))
-    decode_ahead(requests, painter.recompress)
+    if requests:
+        from pnp.render.images import decode_ahead
+
+        decode_ahead(requests, painter.recompress)
 
 
 def _card_picture(card: Card) -> str:
