@@ -19,6 +19,7 @@ from pnp.render.bind import Binder, BindError, Resolved, card_context, forget_re
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet
 from pnp.render.forms import SidePlan, form_box, shelf_of
+from pnp.render.ink_saver import on_white_paper
 from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.textbox import parse_card_markup
 from pnp.rules.base import GameRules
@@ -105,6 +106,9 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
             if problems:
                 report.diagnostics.extend(problems)
                 continue
+            if ink_saver:
+                size = component.size or (63.5, 88.9)
+                face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
         bound[component.id] = result
     return bound
