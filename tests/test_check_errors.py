@@ -232,3 +232,22 @@ def test_data_option_finds_games_elsewhere(game: Path, tmp_path: Path, monkeypat
     code, output = run("check")
     assert code == 1
     assert "no game folders found" in output
+
+
+def test_a_column_warning_names_the_header_line_even_when_the_first_row_is_broken(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    text = cards.read_text(encoding="utf-8")
+    header, first, *rest = text.splitlines()
+    cards.write_text("\n".join([header.replace(",count,", ",cuont,"), "", first + ",extra", *rest]) + "\n",
+                     encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "data/mini/cards/deck.csv:1: warning: unknown column 'cuont'" in output
+
+
+def test_a_bad_setup_value_is_one_error_for_all_player_counts(game: Path) -> None:
+    manifest = game / "game.toml"
+    replace(manifest, "in_play = 10\n", "in_play = 10\ntricks = \"nine\"\n")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert output.count("tricks: expected a whole number") == 1

@@ -27,6 +27,7 @@ class CsvTable:
     header: tuple[str, ...]
     rows: tuple[CsvRow, ...]
     problems: tuple[DataError, ...] = ()  # rows that could not be read; the rest are usable
+    header_line: int = 1  # where the header row is, for reports about columns
 
 
 def read_csv(path: Path) -> CsvTable:
@@ -37,6 +38,7 @@ def read_csv(path: Path) -> CsvTable:
     reader = csv.reader(io.StringIO(text), strict=True)
     rows: list[CsvRow] = []
     header: tuple[str, ...] | None = None
+    header_line = 1
     problems: list[DataError] = []
     previous_end = 0
     try:
@@ -46,7 +48,7 @@ def read_csv(path: Path) -> CsvTable:
             if not any(value.strip() for value in values):
                 continue  # blank line
             if header is None:
-                header = tuple(value.strip() for value in values)
+                header, header_line = tuple(value.strip() for value in values), start
                 duplicates = sorted({name for name in header if header.count(name) > 1})
                 if duplicates:
                     raise DataError(f"duplicate column(s) {', '.join(duplicates)}", path, start,
@@ -65,4 +67,4 @@ def read_csv(path: Path) -> CsvTable:
                         'quote texts that contain commas or quotes, and double inner quotes ("")') from None
     if header is None:
         raise DataError("the file has no header row", path, 1)
-    return CsvTable(path, header, tuple(rows), tuple(problems))
+    return CsvTable(path, header, tuple(rows), tuple(problems), header_line)

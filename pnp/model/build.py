@@ -358,19 +358,18 @@ def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> dict[int, Se
                 deal = _deal(reader, sub, path + ("also", name), None)
                 if deal:
                     also[name] = deal
+        tricks = reader.integer(table, path, "tricks", None)  # read once: a bad value is one error
+        colours = reader.integer(table, path, "colours", None)
         if players is None or main is None:
             continue
+        source = Source(reader.doc.path, reader.line(*path))
         for count in range(players[0], players[1] + 1):
             if count in rows:
                 reader.error(path + ("players",), f"{count} players already has a setup row "
                              f"(line {rows[count].source.line if rows[count].source else '?'})")
                 continue
-            rows[count] = SetupRow(
-                players=count, main=main, also=also,
-                tricks=reader.integer(table, path, "tricks", None),
-                colours=reader.integer(table, path, "colours", None),
-                source=Source(reader.doc.path, reader.line(*path)),
-            )
+            rows[count] = SetupRow(players=count, main=main, also=also, tricks=tricks, colours=colours,
+                                   source=source)
     return rows
 
 

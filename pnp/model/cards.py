@@ -27,7 +27,7 @@ TRUE_WORDS = {"yes", "y", "true", "1", "x", "provisional"}
 def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: Game, report: Report,
                provisional: bool = False) -> tuple[Card, ...]:
     languages = game.languages
-    header_line = min((row.line for row in table.rows), default=2) - 1 or 1
+    header_line = table.header_line
     localised, plain = _classify_columns(table, fields, languages, report, header_line)
     if "id" not in table.header:
         report.error("the card list has no 'id' column", table.path, header_line,
