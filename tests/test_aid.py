@@ -119,3 +119,22 @@ def test_largest_fitting_steps_down_until_the_content_fits() -> None:
 
     assert largest_fitting(build, 100, 85, (10.0, 9.0, 8.0, 7.0))[0] == 8.0
     assert largest_fitting(build, 100, 30, (10.0, 9.0))[0] == 9.0  # nothing fits: the smallest size
+
+
+class _HugeAid:
+    """A rules module whose aid table cannot fit one page, nor one card, at any size."""
+
+    def aid_tables(self, game: Game, lang: str) -> list[AidTable]:
+        rows = [[f"row {n}", "a long cell that takes a line of its own at any size we try"] for n in range(400)]
+        return [AidTable("huge", "Huge", ["what", "how"], rows)]
+
+
+@pytest.mark.parametrize("writer", [write_aid, write_aid_cards])
+def test_an_aid_that_does_not_fit_is_an_error_not_a_page_missing_its_table(writer, game: Game, cache: Path,
+                                                                            tmp_path: Path) -> None:
+    from pnp.diagnostics import DataError
+
+    target = tmp_path / "aid.pdf"
+    with pytest.raises(DataError, match="does not fit"):
+        writer(game, _HugeAid(), "en", "a4", target, cache)
+    assert not target.exists()

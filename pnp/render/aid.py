@@ -95,6 +95,14 @@ def largest_fitting(build: Callable[[float], list[Flowable]], width: float, heig
     return sizes[-1], flowables
 
 
+def _refuse_overflow(left: list[Flowable], game: Game, what: str, size: float) -> None:
+    """A frame silently drops what does not fit; an aid that lost a table must not pass for a good one."""
+    if left:
+        raise DataError(f"{what} does not fit even at {size:g} pt: {len(left)} block(s) would be left out",
+                        game.path / "rules.toml", None,
+                        "shorten or split the aid tables in rules.toml ([aid.<id>])")
+
+
 def _aid_styles(game: Game, lang: str, size: float) -> RulebookStyles:
     return RulebookStyles.for_page(Paper("A4", 210, 297).size_pt[0], lang, ink_of(game), size=size)
 
@@ -147,7 +155,9 @@ def write_aid(game: Game, rules: GameRules, lang: str, paper: str | Paper, path:
         canvas.setPageSize(sheet.size_pt)
         frame = Frame(SHEET_MARGIN, SHEET_MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0,
                       bottomPadding=0)
-        frame.addFromList(list(flowables), canvas)
+        left = list(flowables)
+        frame.addFromList(left, canvas)
+        _refuse_overflow(left, game, f"the player aid ({sheet.name})", size)
         _sheet_footer(canvas, game, lang, fontset, page_width)
         canvas.showPage()
         canvas.save()
@@ -219,6 +229,7 @@ class AidCardPainter:
         frame = Frame(trim.x + CARD_INSET, trim.y + CARD_INSET, width, height, leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0)
         frame.addFromList(flowables, canvas)
+        _refuse_overflow(flowables, self.game, f"the aid card {table.id!r}", size)
 
 
 def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper, path: Path, cache_dir: Path,

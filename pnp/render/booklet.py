@@ -177,6 +177,7 @@ class BookletResult:
     sheets: int  # physical sheets, each printed on both sides
     sheet_size: tuple[float, float]  # points, landscape
     page_size: tuple[float, float]  # points, one booklet page
+    warnings: tuple[str, ...] = ()  # as the rulebook's: e.g. card chips drawn instead of faces
 
 
 def write_booklet(game: Game, rules: GameRules, lang: str, paper: str | Paper, path: Path,
@@ -199,4 +200,4 @@ def write_booklet(game: Game, rules: GameRules, lang: str, paper: str | Paper, p
         doc.build(story, canvasmaker=canvasmaker)
     canvas = made[-1]
     return BookletResult(Path(path), lang, sheet.name, canvas.pages_drawn, padded_page_count(canvas.pages_drawn),
-                         canvas.sheets_made, sheet_size, page_size)
+                         canvas.sheets_made, sheet_size, page_size, tuple(prepared.warnings))

@@ -84,7 +84,9 @@ def write_document(state: UnitState, job: Job) -> tuple[list[Path], list[TextIss
     write = {"rules": write_rulebook, "booklet": write_booklet, "aid": write_aid}.get(job.kind)
     job.path.parent.mkdir(parents=True, exist_ok=True)
     if write is not None:
-        write(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir)
+        result = write(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir)
+        for message in getattr(result, "warnings", ()):  # e.g. card faces that fell back to chips
+            state.report.warning(f"{job.path.name}: {message}", state.game.path)
     else:
         write_aid_cards(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir,
                         bleed_mm=state.unit.options.print.bleed_mm)
