@@ -45,7 +45,7 @@ from pnp.rules.base import AidTable, GameRules
 from pnp.write.atomic import atomic_write
 
 SHEET_MARGIN = 15 * mm
-SHEET_SIZES = (14.0, 13.0, 12.0, 11.0, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)
+SHEET_SIZES = (14.0, 13.0, 12.0, 11.0, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0)  # one page, as issue 4 asks
 CARD_SIZES = (11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0, 5.5, 5.0, 4.5)
 AID_CARD = CardSize(88.9, 63.5, "poker")  # poker, landscape: tables are wider than tall
 CARD_INSET = 4 * mm  # keeps text 1 mm inside a print shop's 3 mm safe zone
