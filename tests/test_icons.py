@@ -343,3 +343,11 @@ def test_inline_icon_is_one_font_size_tall_on_the_baseline(tmp_path: Path) -> No
     found = ink_bbox(image)
     assert found is not None
     assert all(abs(f - e) <= 1.5 for f, e in zip(found, expected, strict=True)), (found, expected)
+
+
+def test_an_icon_with_text_is_refused_like_svg_art(tmp_path: Path) -> None:
+    """svglib would set the text in Helvetica, which is never embedded: a print shop rejects the PDF."""
+    write(tmp_path / "icons", "label", b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+                                      b'<rect width="50" height="100"/><text x="10" y="50">Hi</text></svg>')
+    with pytest.raises(DataError, match="contains text"):
+        load_icon("label", [tmp_path / "icons"])

@@ -345,3 +345,11 @@ def test_pips_symbol_prints_as_itself_or_fails(game: NewGame) -> None:
     finally:
         document.close()
     assert text.count("桜") == 1 + 2 + 3 + 4 + 5 + 1 + 2 + 3 + 4  # red 1-5 and blue 1-4 on sheet 1
+
+
+def test_a_malformed_hex_colour_is_a_layout_error_at_check_time(game: NewGame) -> None:
+    """'#gg0000' looks like a colour but is not one: reportlab would fail mid-drawing."""
+    game.write_layout(text_element("{{ card.name }}", 'colour = "#gg0000"\n'))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE}, "unknown colour '#gg0000'")

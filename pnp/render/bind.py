@@ -26,6 +26,8 @@ NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius"
 COLOUR_KEYS = {"fill", "stroke", "colour"}
 #: a template that only prints one field of a context object: "{{ card.name }}"
 _PLAIN_FIELD = re.compile(r"\{\{\s*([a-z_]+)\.([a-z_]+)\s*\}\}")
+#: a colour as layouts write it; anything else must be a palette or game colour name
+HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 #: the names in a layout's context that change from card to card
 CARD_NAMES = frozenset({"card", "colour", "suit", "kind"})
 
@@ -265,7 +267,7 @@ class Binder:
         text = text.strip()
         if text in ("", "none"):
             return None
-        if text.startswith("#") and len(text) == 7:
+        if HEX_COLOUR.fullmatch(text):
             return text
         if text in self.game.palette:
             return self.game.palette[text]

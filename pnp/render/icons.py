@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import Color
 
 from pnp.diagnostics import DataError
+from pnp.render.bind import HEX_COLOUR
+from pnp.render.vector_art import refuse_text
 from pnp.resources import templates_root
 
 if TYPE_CHECKING:  # svglib and reportlab.graphics load only when an icon is first drawn
@@ -38,7 +40,6 @@ if TYPE_CHECKING:  # svglib and reportlab.graphics load only when an icon is fir
 
 #: Names usable as ``:name:`` in card text; also keeps a name from leaving its folder ("../x").
 ICON_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 _SUFFIX = ".svg"
 
 Folder = Traversable | Path
@@ -199,6 +200,7 @@ def _parse_svg(source: Folder) -> Drawing:
             file=file,
             fix="give the <svg> a viewBox and draw filled shapes, e.g. fill=\"#000\"",
         )
+    refuse_text(drawing, f"icon {source.name}", file)
     return drawing
 
 
@@ -239,7 +241,7 @@ def _recoloured(icon: Icon, colour: str) -> Drawing:
 
 
 def _parse_colour(colour: str) -> Color:
-    if not _COLOUR.fullmatch(colour):
+    if not HEX_COLOUR.fullmatch(colour):
         raise DataError(f"icon colour {colour!r} is not a #rrggbb colour", fix="write it like \"#c0392b\"")
     value = int(colour[1:], 16)
     return Color((value >> 16 & 0xFF) / 255, (value >> 8 & 0xFF) / 255, (value & 0xFF) / 255)

@@ -24,7 +24,6 @@ _DRAWINGS: dict[tuple[str, int, int], Drawing] = {}
 def load_svg(path: Path) -> Drawing:
     """Parse once per process and file version (`pnp watch` redraws art saved since); a broken file
     or one with text is a data error."""
-    from reportlab.graphics.shapes import String
     from svglib.svglib import svg2rlg
 
     info = path.stat()
@@ -40,19 +39,26 @@ def load_svg(path: Path) -> Drawing:
     if drawing is None or not drawing.width or not drawing.height:
         raise DataError(f"SVG {path.name} has no drawable size", path, None,
                         "give the <svg> element a width and height or a viewBox")
-    if any(isinstance(node, String) for node in _walk(drawing)):
-        raise DataError(f"SVG {path.name} contains text, which would print in an unembedded font", path, None,
-                        "convert the text to paths in your drawing program (Inkscape: Path > Object to Path)")
+    refuse_text(drawing, f"SVG {path.name}", path)
     with _LOCK:
         _DRAWINGS[key] = drawing
     return drawing
 
 
+def refuse_text(drawing: Drawing, what: str, file: Path | None) -> None:
+    """Text in an SVG would print in svglib's default font, Helvetica, never embedded: refuse it."""
+    from reportlab.graphics.shapes import String
+
+    if any(isinstance(node, String) for node in _walk(drawing)):
+        raise DataError(f"{what} contains text, which would print in an unembedded font", file, None,
+                        "convert the text to paths in your drawing program (Inkscape: Path > Object to Path)")
+
+
 def _walk(node) -> list:
-    from reportlab.graphics.shapes import Drawing, Group
+    from reportlab.graphics.shapes import Group
 
     found = [node]
-    if isinstance(node, Group | Drawing):
+    if isinstance(node, Group):  # a Drawing is a Group
         for child in node.contents:
             found.extend(_walk(child))
     return found
