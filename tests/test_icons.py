@@ -351,3 +351,18 @@ def test_an_icon_with_text_is_refused_like_svg_art(tmp_path: Path) -> None:
                                       b'<rect width="50" height="100"/><text x="10" y="50">Hi</text></svg>')
     with pytest.raises(DataError, match="contains text"):
         load_icon("label", [tmp_path / "icons"])
+
+
+def test_a_wide_icon_in_card_text_fills_the_room_the_text_layout_gives_it(tmp_path: Path) -> None:
+    """The layout reserves aspect × size across; the drawer cards use must scale by height to fill it."""
+    from pnp.render.faces import IconShelf
+
+    write(tmp_path, "banner", WIDE_SVG)
+    inline = IconShelf([tmp_path])["banner"]
+    assert inline.aspect == 2
+    x, baseline, size, page = 6.0, 20.0, 14.0, 72.0
+    image, _ = render(page, page, lambda canvas: inline.draw(canvas, x, baseline, size))
+    found = ink_bbox(image)
+    assert found is not None
+    width_pt = (found[2] - found[0]) / PX
+    assert abs(width_pt - 2 * 0.9 * size) <= 1.5, width_pt  # as wide as 2 × 0.9 font sizes, not 0.9

@@ -52,10 +52,7 @@ class IconShelf(Mapping[str, InlineIcon]):
         self.search = tuple(search)
         self._icons: dict[str, icon_lib.Icon] = {}
         self._inline: dict[str, InlineIcon] = {}
-        self._names = set(icon_lib.available_icons())
-        for folder in self.search:
-            if folder.is_dir():
-                self._names.update(p.stem for p in folder.glob("*.svg"))
+        self._names = set(icon_lib.available_icons(self.search))
 
     def icon(self, name: str) -> icon_lib.Icon:
         if name not in self._icons:
@@ -67,11 +64,8 @@ class IconShelf(Mapping[str, InlineIcon]):
             raise KeyError(name)
         if name not in self._inline:
             icon = self.icon(name)
-
-            def draw(canvas, x: float, baseline: float, size: float, icon=icon) -> None:
-                # sit the icon on the baseline, as tall as the capitals
-                icon_lib.draw_icon(canvas, icon, x, baseline - size * 0.08, size * 0.9, None)
-
+            # sit the icon on the baseline, as tall as the capitals; a wide one keeps that height
+            draw = icon_lib.inline_drawer(icon, None, height=0.9, lift=0.08)
             self._inline[name] = InlineIcon(name, draw, icon.aspect)
         return self._inline[name]
 

@@ -131,8 +131,9 @@ def draw_icon(canvas: Any, icon: Icon, x: float, y: float, size: float, colour: 
         canvas.restoreState()
 
 
-def inline_drawer(icon: Icon, colour: str | None = None) -> InlineDraw:
-    """A drawing callback for inline icons in text, which sit on the baseline and are one font size tall.
+def inline_drawer(icon: Icon, colour: str | None = None, height: float = 1.0, lift: float = 0.0) -> InlineDraw:
+    """A drawing callback for inline icons in text, which sit on the baseline, ``height`` font sizes
+    tall, ``lift`` font sizes below it (negative: above).
 
     Text layout reserves ``icon.aspect × size`` across, so a wide icon must be
     scaled by its height, not its longer side as :func:`draw_icon` does.
@@ -141,7 +142,7 @@ def inline_drawer(icon: Icon, colour: str | None = None) -> InlineDraw:
         _recoloured(icon, colour)  # reject a bad colour now, while the data is being read
 
     def draw(canvas: Any, x: float, baseline_y: float, size: float) -> None:
-        draw_icon(canvas, icon, x, baseline_y, size * max(1.0, icon.aspect), colour)
+        draw_icon(canvas, icon, x, baseline_y - size * lift, size * height * max(1.0, icon.aspect), colour)
 
     return draw
 
