@@ -1,14 +1,13 @@
-"""atomic_write / atomic_path: a failed or interrupted write never replaces the last good file."""
+"""atomic_write: a failed or interrupted write never replaces the last good file."""
 
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import pytest
 
-from pnp.write.atomic import atomic_path, atomic_write
+from pnp.write.atomic import atomic_write
 
 
 def test_success_replaces_the_file_and_leaves_no_temp(tmp_path: Path) -> None:
@@ -39,39 +38,6 @@ def test_error_without_previous_file_leaves_nothing(tmp_path: Path) -> None:
         handle.write(b"x")
         raise ValueError
     assert list(tmp_path.iterdir()) == []
-
-
-def test_atomic_path_for_writers_that_open_files_themselves(tmp_path: Path) -> None:
-    target = tmp_path / "sheet.png"
-    target.write_bytes(b"old")
-    with pytest.raises(OSError), atomic_path(target) as temp:
-        temp.write_bytes(b"partial")
-        raise OSError("disk full")
-    assert target.read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.png"]
-    with atomic_path(target) as temp:
-        assert temp.parent == target.parent
-        temp.write_bytes(b"new")
-    assert target.read_bytes() == b"new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.png"]
-
-
-@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
-def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path: Path) -> None:
-    old_umask = os.umask(0o022)
-    try:
-        fresh = tmp_path / "fresh.pdf"
-        with atomic_write(fresh) as handle:
-            handle.write(b"x")
-        assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # not mkstemp's 0600
-        private = tmp_path / "private.pdf"
-        private.write_bytes(b"old")
-        private.chmod(0o600)
-        with atomic_write(private) as handle:
-            handle.write(b"new")
-        assert stat.S_IMODE(private.stat().st_mode) == 0o600
-    finally:
-        os.umask(old_umask)
 
 
 def test_only_durable_writes_sync_to_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,6 +17,7 @@ from pnp.load.toml_lines import TomlDoc, load_toml
 MANIFEST = "game.toml"
 RULES_DATA = "rules.toml"
 EXAMPLES = "examples.toml"
+PLAYER_NAMES = "player_names"  # examples.toml: how each language writes the examples' players
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 

@@ -6,6 +6,7 @@ so that sharing them across output folders and games is safe, and deleting them 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -43,15 +44,18 @@ def write_json_cache(path: Path, data: dict) -> None:
 
 
 def write_bytes_cache(path: Path, data: bytes) -> None:
-    """Replace a cache file whole, so parallel builds reading it never see half of it.
+    """Replace a cache file whole; a cache folder that cannot be written costs speed, not correctness."""
+    with contextlib.suppress(OSError):
+        replace_file(path, data)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Replace a file whole, so parallel builds reading it never see half of it (errors are raised).
 
     No fsync: a cache lost in a power cut is rebuilt, and a torn one fails to load and is made again.
     """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError:
-        return  # a read-only cache folder costs speed, not correctness
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)

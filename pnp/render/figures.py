@@ -226,22 +226,6 @@ class FigureSpec:
                     if isinstance(item, Label):
                         yield item.text
 
-    def cards(self) -> Iterator[str]:
-        for row in self.rows:
-            for group in row:
-                for item in group:
-                    if isinstance(item, CardSlot):
-                        yield item.card
-
-    @property
-    def widest_group_cards(self) -> int:
-        return max((sum(isinstance(i, CardSlot) for i in g) for row in self.rows for g in row), default=0)
-
-
-def show(value: Any) -> str:
-    """A result as printed in a figure: typographic minus, fractions as a/b."""
-    return format_value(value)
-
 
 def example_figure(game: Game, example: Example, result: Mapping[str, Any] | None) -> FigureSpec:
     """The figure for one worked example: its cards, then the recomputed result."""
@@ -261,7 +245,7 @@ def _generic_figure(game: Game, example: Example, result: Mapping[str, Any]) -> 
     # the headline number of a result: a value (Two Ops) or a price (Rudy)
     headline = next((key for key in ("value", "price", "total") if key in result), None)
     if headline is not None:
-        groups.append((Label("= " + show(result[headline]), bold=True),))
+        groups.append((Label("= " + format_value(result[headline]), bold=True),))
     return FigureSpec((tuple(groups),))
 
 
@@ -272,7 +256,7 @@ def _operation_figure(game: Game, example: Example, result: Mapping[str, Any]) -
     if len(numbers) != 2 or len(operator) != 1:
         return _generic_figure(game, example, result)
     group: Group = (CardSlot(numbers[0]), CardSlot(operator[0]), CardSlot(numbers[1]),
-                    Label("= " + show(result.get("value", "?")), bold=True))
+                    Label("= " + format_value(result.get("value", "?")), bold=True))
     return FigureSpec(((group,),))
 
 
@@ -297,20 +281,24 @@ def _solve_figure(game: Game, example: Example, result: Mapping[str, Any]) -> Fi
             operations.append((Label(str(text)),))
             continue
         left, operator, right, value = match.groups()
-        operations.append((CardSlot(left), CardSlot(operator), CardSlot(right), Label("= " + show(value), bold=True)))
+        operations.append((CardSlot(left), CardSlot(operator), CardSlot(right),
+                           Label("= " + format_value(value), bold=True)))
     values = [m.group(4) for m in (_OPERATION_TEXT.match(str(t)) for t in result.get("operations", [])) if m]
-    total = show(result.get("value", "?"))
+    total = format_value(result.get("value", "?"))
     if len(values) == 2 and result.get("aim") in _SUM_AIMS:
-        second = show(values[1])
-        summary = f"{show(values[0])} + {'(' + second + ')' if second.startswith(chr(0x2212)) else second} = {total}"
+        summary = f"{format_value(values[0])} + {_bracketed(values[1])} = {total}"
     elif len(values) == 2:
-        second = show(values[1])
-        summary = (f"|{show(values[0])} \u2212 {'(' + second + ')' if second.startswith(chr(0x2212)) else second}|"
-                   f" = {total}")
+        summary = f"|{format_value(values[0])} \u2212 {_bracketed(values[1])}| = {total}"
     else:
         summary = f"= {total}"
     layout = (*operations, (Label("\u21d2 " + summary, bold=True),))
     return FigureSpec((hand, tuple(layout)))
+
+
+def _bracketed(value: Any) -> str:
+    """A value as the second term of a sum or difference: a negative one in brackets."""
+    text = format_value(value)
+    return f"({text})" if text.startswith("\u2212") else text
 
 
 def _trick_figure(game: Game, example: Example, result: Mapping[str, Any]) -> FigureSpec:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import os
-import tempfile
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,13 +28,12 @@ from reportlab.pdfbase.ttfonts import TTFont as RlFont
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of
-from pnp.load.user_cache import user_cache_dir
+from pnp.load.user_cache import replace_file, user_cache_dir, write_bytes_cache
 from pnp.render.sfnt import SfntError, table_directory, typographic_metrics
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont as FtFont
 
-REQUIRED_ROLES = ("regular", "bold")
 
 # Bumped whenever the conversion changes, so stale cache files are never reused.
 _CONVERTER_VERSION = "pnp-otf2ttf-1"
@@ -178,13 +175,6 @@ def covered_characters(overrides: Mapping[str, Path] | None = None) -> Coverage:
     return Coverage([_cmap_ranges(path) for path in paths.values()])
 
 
-def missing_characters(texts: Iterable[str], overrides: Mapping[str, Path] | None = None) -> dict[str, str]:
-    """Each character no configured font has, with a sample of the text using it."""
-    covered = covered_characters(overrides)
-    samples = _first_sample_of_each_char(texts)
-    return {char: sample for char, sample in samples.items() if char not in covered}
-
-
 def prepare_fonts(
     texts: Iterable[str],
     cache_dir: Path,
@@ -304,7 +294,7 @@ def _cmap_ranges(path: Path) -> list[tuple[int, int]]:
     except (OSError, ValueError):
         font = _open_font(key)
         ranges = _as_ranges(sorted(font.getBestCmap() or {}))
-        _write_atomically(stored, " ".join(f"{start:x}-{end:x}" for start, end in ranges).encode("ascii"))
+        write_bytes_cache(stored, " ".join(f"{start:x}-{end:x}" for start, end in ranges).encode("ascii"))
     with _lock:
         _cmaps[key] = ranges
     return ranges
@@ -370,22 +360,8 @@ def _cached_truetype_subset(path: Path, charset: frozenset[str], cache_dir: Path
     target = cache_dir / f"{path.stem}-{key[:32]}.ttf"
     if target.exists() and _is_readable_truetype(target):
         return target
-    _write_atomically(target, truetype_subset_bytes(path, charset))
+    replace_file(target, truetype_subset_bytes(path, charset))  # must exist afterwards: errors are raised
     return target
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Parallel builds share the cache: a reader must never see half a file."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.chmod(temp_name, 0o644)  # mkstemp makes it private; a cache may be shared
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
 
 
 def _is_readable_truetype(path: Path) -> bool:

@@ -48,10 +48,6 @@ class Paper:
     def size_pt(self) -> tuple[float, float]:
         return (self.width_mm * PT_PER_MM, self.height_mm * PT_PER_MM)
 
-    def describe(self) -> str:
-        """Short text for the sheet label, e.g. 'A4' or '200 × 300 mm'."""
-        return self.name
-
 
 @dataclass(frozen=True)
 class CardSize:

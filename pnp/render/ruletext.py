@@ -40,6 +40,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import DataError, Report
+from pnp.load.game_folder import PLAYER_NAMES
 from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder  # noqa: F401 - re-exported
 from pnp.load.text_files import read_text
 from pnp.load.user_cache import user_cache_dir, write_bytes_cache
@@ -161,10 +162,6 @@ class RuleText:
     def examples(self) -> list[ExampleRef]:
         return [block for block in self.walk() if isinstance(block, ExampleRef)]
 
-    @property
-    def tables(self) -> list[AidTableRef]:
-        return [block for block in self.walk() if isinstance(block, AidTableRef)]
-
 
 def walk_blocks(blocks: Sequence[Block]) -> Iterator[Block]:
     for block in blocks:
@@ -285,7 +282,6 @@ def rank_label(game: Game, rank: int) -> str:
 
 
 #: the table of examples.toml that names the examples' players per language (docs/rulebooks.md)
-PLAYER_NAMES = "player_names"
 
 
 def player_names(game: Game, lang: str) -> dict[str, str]:

@@ -6,13 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from pnp.diagnostics import Report
+from pnp.load.game_folder import PLAYER_NAMES
 from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules.base import ExampleError, GameRules
 
 #: examples.toml's table of how each language writes the examples' players; read for rulebooks by
 #: pnp.render.ruletext.player_names (kept out of this module's imports: it loads the Markdown machinery)
-PLAYER_NAMES = "player_names"
 
 
 def check_examples(game: Game, rules: GameRules, report: Report,

@@ -83,10 +83,6 @@ class Section:
     line: int  # of the heading, 1-based
     text: str  # raw Markdown from the heading up to the next heading, without trailing blank lines
 
-    @property
-    def end_line(self) -> int:
-        return self.line + self.text.count("\n")
-
 
 def split_sections(text: str) -> list[Section]:
     """Sections by heading, found by the Markdown parser (a '#' inside a code block is no heading)."""

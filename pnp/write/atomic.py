@@ -41,25 +41,6 @@ def _remove_quietly(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path to write to; it replaces `path` only if the block finishes.
-
-    For writers that insist on opening the file themselves. On any exception, KeyboardInterrupt
-    included, the temporary file is removed and `path` is left exactly as it was.
-    """
-    target = Path(path)
-    temp, fd = _temp_path_next_to(target)
-    os.close(fd)
-    try:
-        yield temp
-        _keep_existing_mode(temp, target)
-        os.replace(temp, target)
-    except BaseException:
-        _remove_quietly(temp)
-        raise
-
-
-@contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], durable: bool = False) -> Iterator[BinaryIO]:
     """Yield a binary file to write to; it replaces `path` only if the block finishes.
 
