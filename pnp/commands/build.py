@@ -49,15 +49,19 @@ def printer_settings(printer: str | None, duplex_edge: str | None,
     return edge, offset
 
 
-def documents_for(game, rules, what: tuple[str, ...]) -> list[str]:
-    """The documents a game can have: a rulebook needs rule texts, an aid needs aid tables."""
+def documents_for(game: Game, rules, what: tuple[str, ...]) -> list[str]:
+    """The documents a game can have: a rulebook needs rule texts, an aid needs aid tables.
+
+    ``rules=None`` (a game not checked yet, whose rules must not be asked for tables) counts the
+    aid in; its outputs are fresh only if the last build, with these very inputs, made them.
+    """
     from pnp.load.rule_files import has_rule_texts
     from pnp.write.jobs import WHAT_DOCUMENTS
 
     kinds = []
     if "rules" in what and has_rule_texts(game):
         kinds.extend(WHAT_DOCUMENTS["rules"])
-    if "aid" in what and any(rules.aid_tables(game, lang) for lang in game.languages):
+    if "aid" in what and (rules is None or any(rules.aid_tables(game, lang) for lang in game.languages)):
         kinds.extend(WHAT_DOCUMENTS["aid"])
     return kinds
 
@@ -98,42 +102,26 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
     report = Report()
     game = load_game(folder, report)
     rules = get_rules(game.rules) if game is not None else None
-    if game is not None and rules is not None and not report.errors and not request.options.force:
-        languages = _languages(game, request, quiet=False)
-        what = request.what or WHAT
-        # aid tables are only asked of a checked game: probe with both documents, which are fresh
-        # only if the last build (with these very inputs) made them
-        probe = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
-                          _documents_before_check(game, what))
-        if probe and all(all_fresh(unit) is not None for unit in probe):
-            return game, probe
-        languages_reported = True
-    else:
-        languages_reported = False
     if game is not None:
+        languages, what = _languages(game, request), request.what or WHAT
+        if rules is not None and not report.errors and not request.options.force:
+            probe = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
+                              documents_for(game, None, what))
+            if probe and all(all_fresh(unit) is not None for unit in probe):
+                return game, probe
         rules, _ = check_game(game, report, layouts=False)  # what check_folder does, on the game loaded above
     if report.errors or game is None or rules is None:
         for diagnostic in report.errors:
             click.echo(diagnostic.format(Path.cwd()), err=True)
         click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
         return None
-    languages = _languages(game, request, quiet=languages_reported)
-    what = request.what or WHAT
     return game, plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
                            documents_for(game, rules, what))
 
 
-def _languages(game: Game, request: BuildRequest, quiet: bool) -> tuple[str, ...]:
+def _languages(game: Game, request: BuildRequest) -> tuple[str, ...]:
     languages = request.languages or game.languages
     unknown = [lang for lang in languages if lang not in game.languages]
-    if unknown and not quiet:
+    if unknown:
         click.echo(f"{game.path.name}: skipping languages it does not ship in: {', '.join(unknown)}", err=True)
     return tuple(lang for lang in languages if lang in game.languages)
-
-
-def _documents_before_check(game: Game, what: tuple[str, ...]) -> list[str]:
-    from pnp.load.rule_files import has_rule_texts
-    from pnp.write.jobs import WHAT_DOCUMENTS
-
-    kinds = list(WHAT_DOCUMENTS["rules"]) if "rules" in what and has_rule_texts(game) else []
-    return kinds + (list(WHAT_DOCUMENTS["aid"]) if "aid" in what else [])

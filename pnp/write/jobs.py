@@ -20,7 +20,7 @@ from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import font_cache_dir
-from pnp.write.stamps import files_in, job_key
+from pnp.write.stamps import files_in, job_key, stamps_folder
 
 CARD_KINDS = ("cards", "fold", "lowink", "png")
 #: document kind -> file name; `--what rules` builds the first two, `--what aid` the last two
@@ -99,7 +99,7 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
     printed = [c for c in game.components.values() if c.printed and c.cards]
     _hash_inputs(document_inputs(game))
     cache_dir = font_cache_dir()
-    stamp_root = out / ".cache" / "stamps"
+    stamp_root = stamps_folder(out)
     parameters = {"print": asdict(options.print)}
     for lang in languages:
         for component in printed:

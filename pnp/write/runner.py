@@ -109,7 +109,7 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
     import pnp.write.outputs  # noqa: F401  (registers the job writers)
 
     result = UnitResult()
-    stamps = StampStore(unit.stamp_root.parent.parent)
+    stamps = StampStore(unit.stamp_root)
     stale: list[Job] = []
     for job in unit.jobs:
         stamp = None if unit.options.force else stamps.fresh(job.path, job.key)
@@ -164,7 +164,7 @@ def all_fresh(unit: Unit) -> UnitResult | None:
     """The unit's result without any work when every job is up to date, else None."""
     if unit.options.force:
         return None
-    stamps = StampStore(unit.stamp_root.parent.parent)
+    stamps = StampStore(unit.stamp_root)
     result = UnitResult()
     for job in unit.jobs:
         stamp = stamps.fresh(job.path, job.key)

@@ -95,6 +95,11 @@ def installed_versions(names: Iterable[str]) -> dict[str, str]:
     return found
 
 
+def stamps_folder(out: Path) -> Path:
+    """Where the stamps of the outputs under ``out`` live."""
+    return out / ".cache" / "stamps"
+
+
 def _normalised(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
@@ -133,10 +138,10 @@ class Stamp:
 
 
 class StampStore:
-    """Stamps live under ``<out>/.cache/stamps``, one JSON file per job."""
+    """One JSON file per job, in a build's stamps folder (``stamps_folder(out)``)."""
 
-    def __init__(self, out: Path) -> None:
-        self.root = out / ".cache" / "stamps"
+    def __init__(self, root: Path) -> None:
+        self.root = root
 
     def _path(self, output: Path) -> Path:
         name = hashlib.sha256(str(output.resolve()).encode()).hexdigest()[:24]
