@@ -66,7 +66,7 @@ class MissingGlyphError(DataError):
         for role, chars in self.missing.items():
             lines.append(f"the {role} font ({fonts[role].name}) has no glyph for {len(chars)} character(s):")
             for char, sample in chars.items():
-                lines.append(f"  {_describe_char(char)} in {sample!r}")
+                lines.append(f"  {describe_char(char)} in {sample!r}")
         super().__init__(
             "\n".join(lines),
             fix="replace or remove these characters, or set a font that covers them for that role",
@@ -110,7 +110,7 @@ class FontSet:
         """Raise :class:`UnpreparedTextError` unless every character of ``text`` can be drawn."""
         missing = set(text) - self.charset - {"\n"}
         if missing:
-            listed = ", ".join(_describe_char(c) for c in sorted(missing))
+            listed = ", ".join(describe_char(c) for c in sorted(missing))
             raise UnpreparedTextError(f"{text!r} uses characters not passed to prepare_fonts: {listed}")
 
     def font_for(self, role: str) -> str:
@@ -230,7 +230,16 @@ def _excerpt(text: str, index: int, radius: int = 15) -> str:
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
 
 
-def _describe_char(char: str) -> str:
+NO_GLYPH_FIX = "replace the character, or configure a font that has it"
+
+
+def no_glyph(char: str, text: str) -> str:
+    """The report of a character no configured font has, with the text that uses it."""
+    return f"no font has {describe_char(char)}, used in {text[:40]!r}"
+
+
+def describe_char(char: str) -> str:
+    """U+4E00 '一' (CJK UNIFIED IDEOGRAPH-4E00): how every report names a character."""
     name = unicodedata.name(char, "unnamed character")
     return f"U+{ord(char):04X} {char!r} ({name})"
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import Report
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
-from pnp.model.game import Game
+from pnp.model.game import Game, where
 from pnp.rules import available, get_rules
 from pnp.rules.base import GameRules
 from pnp.validate import generic
@@ -66,7 +65,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
     expressions in `pnp check`, before anything is drawn.
     """
     from pnp.render.deck import bind_game
-    from pnp.render.fonts import covered_characters
+    from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
     from pnp.render.layout import load_library
 
     library = load_library(game.path, report)
@@ -80,12 +79,8 @@ def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
                 for element in (*card.face, *card.back):
                     text = str(element.values.get("text", element.values.get("symbol", "")))
                     for char in sorted(covered.missing(set(text) - {"\n"})):
-                        name = unicodedata.name(char, "unnamed character")
-                        lang_report.error(f"card {card.card.id!r}: no font has U+{ord(char):04X} {char!r} ({name}), "
-                                          f"used in {text[:40]!r}",
-                                          card.card.source.file if card.card.source else None,
-                                          card.card.source.line if card.card.source else None,
-                                          "replace the character, or configure a font that has it")
+                        lang_report.error(f"card {card.card.id!r}: {no_glyph(char, text)}", *where(card.card.source),
+                                          NO_GLYPH_FIX)
         for diagnostic in lang_report.diagnostics:
             key = (diagnostic.level, diagnostic.message, diagnostic.file, diagnostic.line)
             if key not in seen:  # the same layout problem in every language is one problem

@@ -41,7 +41,7 @@ from pnp.diagnostics import DataError, Level, Report
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
-from pnp.render.fonts import covered_characters
+from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.render.ruletext import (
     RuleText,
     block_texts,
@@ -532,9 +532,7 @@ def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | Non
         for string in block_texts(block):
             for char in sorted(covered.missing(set(string) - seen - {"\n"})):
                 seen.add(char)
-                name = unicodedata.name(char, "unnamed character")
-                report.error(f"no font has U+{ord(char):04X} {char!r} ({name}), used in {string[:40]!r}",
-                             text.path, block.line, "replace the character, or configure a font that has it")
+                report.error(no_glyph(char, string), text.path, block.line, NO_GLYPH_FIX)
 
 
 def _check_placements(game: Game, placed: Mapping[str, set[str]], report: Report) -> None:
