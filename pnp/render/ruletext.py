@@ -51,7 +51,7 @@ from pnp.render.linebreak import Text, is_cjk
 from pnp.rules.base import ExampleError, GameRules
 
 ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
-_HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", re.DOTALL)
+HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", re.DOTALL)
 _TABLE_MARKER = re.compile(rf"^<!--\s*pnp:table\s+(?P<id>{ID_PATTERN}|\S*)\s*-->\s*$")
 _EXAMPLE_INFO = re.compile(r"^example(?:\s+(?P<id>\S+))?\s*$")
 _FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*example\s+(?P<id>[A-Za-z0-9_.-]+)\s*$")
@@ -572,7 +572,7 @@ class _Parser:
     def heading(self, node: SyntaxTreeNode, line: int, top: bool) -> Heading:
         level = int(node.tag[1])
         content = node.children[0].content if node.children else ""
-        match = _HEADING_ID.match(content)
+        match = HEADING_ID.match(content)
         if not top:
             self.report.error("a heading inside a list, quote or example cannot start a section", self.path, line,
                               "move the heading out, or make it bold text")

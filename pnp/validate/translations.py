@@ -43,6 +43,8 @@ from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
 from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.render.ruletext import (
+    HEADING_ID,
+    ID_PATTERN,
     RuleText,
     block_texts,
     compute_results,
@@ -65,7 +67,7 @@ _PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)
 _JINJA_COMMENT = re.compile(r"\{##.*?##\}", re.DOTALL)
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_HEADING_ID = re.compile(r"\{#[A-Za-z][A-Za-z0-9_-]*\}")
+_HEADING_ID = re.compile(rf"\{{#{ID_PATTERN}\}}")
 _EXAMPLE_FENCE = re.compile(r"^(\s*(?:`{3,}|~{3,})\s*example)\s+(\S+)", re.MULTILINE)
 _LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -92,8 +94,8 @@ def split_sections(text: str) -> list[Section]:
     for node in tree.children:
         if node.type == "heading" and node.map:
             content = node.children[0].content if node.children else ""
-            match = re.match(r"^(.*?)\s*\{#([A-Za-z][A-Za-z0-9_-]*)\}\s*$", content, re.DOTALL)
-            section_id, title = (match.group(2), match.group(1)) if match else ("", content)
+            match = HEADING_ID.match(content)
+            section_id, title = (match.group("id"), match.group("title")) if match else ("", content)
             starts.append((node.map[0], section_id, title, int(node.tag[1])))
     sections = []
     for index, (start, section_id, title, level) in enumerate(starts):
