@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.load.toml_lines import TomlDoc
+from pnp.model.sizes import CARD_PRESETS
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,11 @@ class Component:
     source: Source | None = None
     list_failed: bool = False  # the card list could not be read: skip checks that count it
     descriptions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def trim_mm(self) -> tuple[float, float]:
+        """The printed size: the declared one, else a poker card (layouts are drawn at some size)."""
+        return self.size or CARD_PRESETS["poker"]
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or next(iter(self.names.values()), self.id)

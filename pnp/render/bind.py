@@ -80,7 +80,7 @@ def term_view(term: Term | None, lang: str) -> dict[str, Any] | None:
 def card_context(game: Game, component: Component, card: Card | None, lang: str,
                  generated: Mapping[str, Mapping[str, str]], ink_saver: bool) -> dict[str, Any]:
     """The names a layout can use; documented in docs/layouts.md."""
-    width, height = component.size or (63.5, 88.9)
+    width, height = component.trim_mm
     context: dict[str, Any] = {
         "game": {"id": game.id, "title": game.title(lang), "subtitle": game.subtitles.get(lang, "")},
         "component": {"id": component.id, "name": component.name(lang), "count": component.count},

@@ -71,7 +71,7 @@ def label_texts(game: Game, lang: str) -> list[str]:
 def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, paper: Paper, lang: str,
                         variant: Variant, options: PrintOptions, path: Path) -> CardPdfResult:
     component = bound.component
-    width, height = component.size or (63.5, 88.9)
+    width, height = component.trim_mm
     card = CardSize(width, height, "custom")
     mode = "fold" if variant == "fold" else "duplex"
     if mode == "fold":

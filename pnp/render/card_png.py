@@ -37,7 +37,7 @@ class PngResult:
 def card_pages_pdf(game: Game, bound: BoundComponent, fontset: FontSet,
                    bleed_mm: float) -> tuple[bytes, list[TextIssue]]:
     """Every distinct card's face, one page each, page = bleed box."""
-    width, height = bound.component.size or (63.5, 88.9)
+    width, height = bound.component.trim_mm
     page = ((width + 2 * bleed_mm) * mm, (height + 2 * bleed_mm) * mm)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=page, invariant=1, initialFontName=fontset.regular, pageCompression=1)

@@ -107,7 +107,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                 report.diagnostics.extend(problems)
                 continue
             if ink_saver:
-                size = component.size or (63.5, 88.9)
+                size = component.trim_mm
                 face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
         bound[component.id] = result
@@ -240,7 +240,7 @@ def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:
     """The image box in mm, grown by the art's bleed on each edge that `bleed = true` pushes out."""
     from pnp.render.images import ART_BLEED_MM
 
-    card_w, card_h = component.size or (63.5, 88.9)
+    card_w, card_h = component.trim_mm
     x, y = values.get("x", 0.0), values.get("y", 0.0)
     w, h = values.get("w", card_w), values.get("h", card_h)
     if values.get("bleed"):

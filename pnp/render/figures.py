@@ -24,6 +24,7 @@ from reportlab.platypus.flowables import Flowable
 
 from pnp.diagnostics import Report
 from pnp.model.game import Example, Game
+from pnp.model.sizes import CARD_PRESETS
 from pnp.render.deck import BoundCard, bind_game, make_painter
 from pnp.render.fonts import FontSet
 from pnp.render.ruletext import card_label, format_value, player_names, rank_label
@@ -35,7 +36,7 @@ DIM = HexColor("#6b6b6b")
 CARD_GAP = 1.2 * mm
 GROUP_GAP = 5.0 * mm
 LINE_GAP = 2.5 * mm
-DEFAULT_CARD_SIZE = (63.5, 88.9)
+DEFAULT_CARD_SIZE = CARD_PRESETS["poker"]  # the chips' shape, for games whose faces cannot be drawn
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -176,7 +177,7 @@ def make_card_art(game: Game, rules: GameRules, lang: str, report: Report) -> Ca
         return ChipArt(game, player_names=names)
     faces: dict[str, tuple[BoundCard, str, tuple[float, float]]] = {}
     for component in bound.values():
-        size = component.component.size or DEFAULT_CARD_SIZE
+        size = component.component.trim_mm
         for card in component.cards:
             faces.setdefault(card.card.id, (card, component.face_layout, size))
     return FaceArt(game, faces, player_names=names)
