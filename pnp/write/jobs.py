@@ -71,19 +71,16 @@ def output_folder(out: Path, game: str, lang: str, paper: str) -> Path:
     return out / game / lang / paper
 
 
-def card_inputs(game: Game, component: str) -> list[Path]:
-    """Everything a component's card sheets read: not the other card lists, rule texts or examples."""
+def card_inputs(game: Game, component: str, listing: Sequence[str]) -> list[Path]:
+    """Everything a component's card sheets read, of the game folder's files (:func:`files_in`): not
+    the other card lists, rule texts or examples."""
     root = os.path.realpath(game.path)
     other_lists = {os.path.relpath(os.path.realpath(c.cards_file), root) for c in game.components.values()
                    if c.cards_file is not None and c.id != component}
     skipped_names = {"examples.toml", "glossary.toml"}
-    return [game.path / relative for relative in files_in(game.path)
+    return [game.path / relative for relative in listing
             if relative not in other_lists and os.path.basename(relative) not in skipped_names
             and relative.split(os.sep, 1)[0] != "rules"]
-
-
-def document_inputs(game: Game) -> list[Path]:
-    return [game.path / relative for relative in files_in(game.path)]
 
 
 def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: Path, what: Sequence[str],
@@ -97,13 +94,16 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
         document_kinds = [kind for choice in what for kind in WHAT_DOCUMENTS.get(choice, ())]
     units: list[Unit] = []
     printed = [c for c in game.components.values() if c.printed and c.cards]
-    _hash_inputs(document_inputs(game))
+    listing = files_in(game.path)  # once: a deck of 900 images is a long folder to list per job
+    every_file = [game.path / relative for relative in listing]
+    inputs_of = {component.id: card_inputs(game, component.id, listing) for component in printed}
+    _hash_inputs(every_file)
     cache_dir = font_cache_dir()
     stamp_root = stamps_folder(out)
     parameters = {"print": asdict(options.print)}
     for lang in languages:
         for component in printed:
-            inputs = card_inputs(game, component.id)
+            inputs = inputs_of[component.id]
             jobs = []
             for paper in papers:
                 folder = output_folder(out, game.id, lang, paper)
@@ -127,7 +127,7 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
                                       game.path))
             for kind in document_kinds:
                 documents.append(_job(kind, lang, paper, folder / DOCUMENT_FILES[kind], None, parameters,
-                                      document_inputs(game), game.path))
+                                      every_file, game.path))
         if documents:
             units.append(Unit(game.path, game.id, lang, None, tuple(documents), options, cache_dir, stamp_root))
     return units
