@@ -190,5 +190,12 @@ def calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> None:
 
 
 def main() -> None:
-    cli(prog_name="pnp")
+    """The `pnp` console command: the CLI, then a quick exit (see pnp.commands.quick_exit)."""
+    from pnp.commands.quick_exit import leave
+
+    try:
+        cli(prog_name="pnp")
+    except SystemExit as stop:
+        leave(stop.code)
+    leave(0)
 
