@@ -201,3 +201,20 @@ def test_art_that_cannot_be_decoded_is_reported_not_a_traceback(tmp_path: Path) 
     assert "broken.png" in result.output and "cannot be decoded" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf").exists()
+
+
+def test_sheet_warnings_are_reported_and_repeated_by_a_skipped_build(tmp_path: Path) -> None:
+    """A 200 × 140 mm card leaves no margin for the ruler: the build says so, and says it again when
+    the sheet is up to date (issue 9: a skipped output repeats the warnings it was built with)."""
+    game = make_game(tmp_path, ["a,2,art/a.png"], 2)
+    manifest = game / "game.toml"
+    manifest.write_text(manifest.read_text().replace('size = "poker"', 'size = "200x140"'), encoding="utf-8")
+    art(game / "art" / "a.png", (200, 30, 30))
+    warning = "cards-deck.pdf: no margin is wide enough for the sheet label and the 50 mm ruler"
+    low_dpi = "image 'art/a.png' prints at 101 dpi"
+    first = build(tmp_path)
+    assert first.exit_code == 0 and "wrote 1 file(s)" in first.output
+    assert warning in first.output and low_dpi in first.output
+    second = build(tmp_path)
+    assert "wrote 0 file(s)" in second.output and "1 up to date" in second.output
+    assert second.output.count(warning) == 1 and second.output.count(low_dpi) == 1

@@ -85,7 +85,8 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         units.extend(game_units)
     summary = BuildSummary()
     run_units(units, summary, request.jobs, loaded)
-    for diagnostic in summary.report.diagnostics:
+    # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
+    for diagnostic in dict.fromkeys(summary.report.diagnostics):
         click.echo(diagnostic.format(Path.cwd()), err=True)
     click.echo(summary.describe(Path.cwd()))
     return 1 if failed or summary.report.errors else 0

@@ -6,6 +6,7 @@ component's sheets do not change when another component's card list does.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
@@ -44,6 +45,12 @@ def _card_fonts(state: UnitState) -> FontSet:
     return _fonts(state, texts)
 
 
+def _warn(state: UnitState, job: Job, messages: Iterable[str]) -> None:
+    """A renderer's warnings, in the build report under the file they concern (and in its stamp)."""
+    for message in messages:
+        state.report.warning(f"{job.path.name}: {message}", state.game.path)
+
+
 @writer("cards", "fold", "lowink")
 def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
     bound, fontset = _bound(state, ink_saver=job.kind == "lowink"), _card_fonts(state)
@@ -51,6 +58,7 @@ def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
     job.path.parent.mkdir(parents=True, exist_ok=True)
     result = write_component_pdf(state.game, bound, fontset, PAPER_SIZES[job.paper], job.lang, variant,
                                  state.unit.options.print, job.path)
+    _warn(state, job, result.warnings)  # e.g. a margin too narrow for the ruler or the cutting cues
     return [job.path], list(result.issues)
 
 
@@ -85,8 +93,7 @@ def write_document(state: UnitState, job: Job) -> tuple[list[Path], list[TextIss
     job.path.parent.mkdir(parents=True, exist_ok=True)
     if write is not None:
         result = write(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir)
-        for message in getattr(result, "warnings", ()):  # e.g. card faces that fell back to chips
-            state.report.warning(f"{job.path.name}: {message}", state.game.path)
+        _warn(state, job, getattr(result, "warnings", ()))  # e.g. card faces that fell back to chips
     else:
         write_aid_cards(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir,
                         bleed_mm=state.unit.options.print.bleed_mm)

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import click
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import DataError, Level, Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.render.faces import TextIssue
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
-from pnp.write.stamps import StampStore
+from pnp.write.stamps import Stamp, StampStore
 
 
 @dataclass
@@ -116,8 +116,7 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
         if stamp is None:
             stale.append(job)
         else:
-            result.skipped.extend(Path(p) for p in stamp.outputs)
-            result.issues.extend(stamp.issues)
+            _repeat(stamp, result)
     if not stale:
         return result
     report = Report()
@@ -135,12 +134,14 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
     gc.disable()
     try:
         for job in stale:
+            reported = len(result.report.diagnostics)
             try:
                 written, issues = WRITERS[job.kind](state, job)
             except DataError as exc:
                 result.report.diagnostics.append(exc.diagnostic)
                 continue
-            stamps.record(job.path, job.key, written, issues)
+            warnings = [d for d in result.report.diagnostics[reported:] if d.level == Level.WARNING]
+            stamps.record(job.path, job.key, written, issues, warnings)
             result.written.extend(written)
             result.issues.extend(issues)
     finally:
@@ -170,9 +171,15 @@ def all_fresh(unit: Unit) -> UnitResult | None:
         stamp = stamps.fresh(job.path, job.key)
         if stamp is None:
             return None
-        result.skipped.extend(Path(p) for p in stamp.outputs)
-        result.issues.extend(stamp.issues)
+        _repeat(stamp, result)
     return result
+
+
+def _repeat(stamp: Stamp, result: UnitResult) -> None:
+    """A skipped output says again what its build said: its files, text issues and warnings."""
+    result.skipped.extend(Path(p) for p in stamp.outputs)
+    result.issues.extend(stamp.issues)
+    result.report.diagnostics.extend(stamp.warnings)
 
 
 def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = None,

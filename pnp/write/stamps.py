@@ -3,8 +3,9 @@
 The key covers the input files (read as bytes, never by mtime, so a fresh
 clone or a touched file does not fool it), the job's parameters and options,
 and pnp's own code, templates and pinned fonts. A stamp beside the outputs
-records the key and the warnings the output was built with, so a skipped
-output repeats its warnings instead of going quiet.
+records the key and the warnings the output was built with (shrunk text, a
+margin too narrow for the cutting cues, card faces drawn as chips), so a
+skipped output repeats its warnings instead of going quiet.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from functools import cache
 from pathlib import Path
 
 import pnp
+from pnp.diagnostics import Diagnostic, Level
 from pnp.load.digests import digest_of
 from pnp.render.faces import TextIssue
 from pnp.write.atomic import atomic_write
 
-STAMP_VERSION = 2
+STAMP_VERSION = 3  # 3: stamps hold the build's warnings, not only its text issues
 _PINNED = ("reportlab", "pypdfium2", "fonttools", "pillow", "noto-cjk-sans-jp-regular", "noto-cjk-sans-jp-bold",
            "svglib", "jinja2", "markdown-it-py")
 
@@ -135,6 +137,7 @@ class Stamp:
     key: str
     outputs: tuple[str, ...]
     issues: tuple[TextIssue, ...]
+    warnings: tuple[Diagnostic, ...] = ()
 
 
 class StampStore:
@@ -160,9 +163,11 @@ class StampStore:
         if not recorded or not all(_as_written(entry) for entry in recorded):
             return None
         issues = tuple(TextIssue(**issue) for issue in data.get("issues", ()))
-        return Stamp(key, tuple(entry[0] for entry in recorded), issues)
+        warnings = tuple(_warning_from(entry) for entry in data.get("warnings", ()))
+        return Stamp(key, tuple(entry[0] for entry in recorded), issues, warnings)
 
-    def record(self, output: Path, key: str, outputs: Iterable[Path], issues: Iterable[TextIssue]) -> None:
+    def record(self, output: Path, key: str, outputs: Iterable[Path], issues: Iterable[TextIssue],
+               warnings: Iterable[Diagnostic] = ()) -> None:
         """Each output with the size and time it was written with: outputs are not synced to disk
         (pnp/write/atomic.py), so one a power cut left empty, or one edited since, is built again."""
         self.root.mkdir(parents=True, exist_ok=True)
@@ -170,6 +175,18 @@ class StampStore:
         for path in outputs:
             info = os.stat(path)
             written.append([str(path), info.st_size, info.st_mtime_ns])
-        data = {"key": key, "outputs": written, "issues": [asdict(i) for i in issues]}
+        data = {"key": key, "outputs": written, "issues": [asdict(i) for i in issues],
+                "warnings": [_warning_entry(w) for w in warnings]}
         with atomic_write(self._path(output)) as handle:
             handle.write(json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
+
+
+def _warning_entry(warning: Diagnostic) -> dict:
+    return {"message": warning.message, "file": None if warning.file is None else str(warning.file),
+            "line": warning.line, "fix": warning.fix}
+
+
+def _warning_from(entry: dict) -> Diagnostic:
+    file = entry.get("file")
+    return Diagnostic(Level.WARNING, entry["message"], None if file is None else Path(file), entry.get("line"),
+                      entry.get("fix"))
