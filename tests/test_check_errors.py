@@ -251,3 +251,23 @@ def test_a_bad_setup_value_is_one_error_for_all_player_counts(game: Path) -> Non
     code, output = run("check", "mini")
     assert code == 1
     assert output.count("tricks: expected a whole number") == 1
+
+
+def test_a_broken_rules_model_is_not_buried_under_example_errors(tmp_path: Path) -> None:
+    """One non-numeric rank in Two Ops' rules.toml used to fail 9 of its 16 examples as well, each
+    an error of its own; now the examples wait, with one note, until the model's errors are fixed."""
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "data" / "two-ops", data / "two-ops")
+    rules = data / "two-ops" / "rules.toml"
+    replace(rules, "value = 13", 'value = "thirteen"')
+    code, output = run("check", "--data", str(data), "two-ops")
+    assert code == 1
+    assert f"two-ops/rules.toml:{line_of(rules, '[ranks.K]')}: error: rank K needs a whole-number value" in output
+    assert output.count("examples.toml") == 1
+    assert "two-ops/examples.toml: note: 16 worked example(s) not recomputed" in output
+    assert "examples: 0 recomputed, 16 left until the rules model's errors are fixed" in output
+    replace(rules, 'value = "thirteen"', "value = 13")
+    code, output = run("check", "--data", str(data), "two-ops")
+    assert code == 0 and "examples: 16 recomputed (16 ok)" in output

@@ -12,7 +12,7 @@ from pnp.model.game import Game, where
 from pnp.rules import available, get_rules
 from pnp.rules.base import GameRules
 from pnp.validate import generic
-from pnp.validate.examples import check_examples
+from pnp.validate.examples import check_examples, skip_examples
 
 NO_RULE_TEXTS = "no rule texts yet: add rules/<lang>.md to build a rulebook"
 
@@ -44,9 +44,13 @@ def check_game(game: Game, report: Report, layouts: bool = True) -> tuple[GameRu
         report.error(f"unknown rules module {game.rules!r}", game.manifest.path if game.manifest else None, line,
                      f"available: {', '.join(available())}, or remove 'rules' for a game without its own rules")
         return None, {}
+    errors_before = len(report.errors)
     rules.check(game, report)
     results: dict = {}
-    outcome = check_examples(game, rules, report, results)
+    if len(report.errors) > errors_before:  # every example would fail for the model's fault, not its own
+        outcome = skip_examples(game, report, results)
+    else:
+        outcome = check_examples(game, rules, report, results)
     if layouts:
         check_layouts(game, rules, report)
     if has_rule_texts(game):  # the Markdown machinery is imported only for games that have rule texts

@@ -60,14 +60,21 @@ def format_check(result: CheckResult, lang: str, base: Path | None, strict: bool
                 setup_rows.append(cells)
             parts.append(table(header, setup_rows))
         if result.examples:
-            counts = {state: list(result.examples.values()).count(state) for state in set(result.examples.values())}
-            described = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
-            parts.append(f"examples: {len(result.examples)} recomputed ({described})")
+            parts.append(_examples_line(list(result.examples.values())))
     for level in (Level.ERROR, Level.WARNING, Level.NOTE):
         for diagnostic in result.report.of(level):
             parts.append(diagnostic.format(base))
     parts.append(summary_line(result, strict))
     return "\n\n".join(parts)
+
+
+def _examples_line(outcomes: list[str]) -> str:
+    recomputed = [state for state in outcomes if state != "skipped"]
+    counts = {state: recomputed.count(state) for state in set(recomputed)}
+    described = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
+    line = f"examples: {len(recomputed)} recomputed" + (f" ({described})" if recomputed else "")
+    skipped = len(outcomes) - len(recomputed)
+    return line + (f", {skipped} left until the rules model's errors are fixed" if skipped else "")
 
 
 def _opt(value: int | None) -> str:
