@@ -508,6 +508,18 @@ def test_example_card_must_be_in_the_deck() -> None:
                                         expect={}))
 
 
+def test_examples_and_the_solver_refuse_a_rules_file_with_errors(tmp_path: Path) -> None:
+    """A king whose rank is not a number is dropped from the operator table when read; an example
+    or a solve must say the file is unusable, not answer from the table that is left."""
+    broken = game_with(tmp_path, RULES_TOML.read_text(encoding="utf-8").replace("value = 13", 'value = "K"', 1))
+    example = Example(id="x", kind="operation", inputs={"operator": "QH", "numbers": ["7H", "2S"]}, expect={})
+    assert RULES.run_example(make_game(), example)  # the same example runs on the shipped table
+    with pytest.raises(ExampleError, match="rules.toml is unusable: rank K needs a whole-number value"):
+        RULES.run_example(broken, example)
+    with pytest.raises(ExampleError, match="rules.toml is unusable"):
+        RULES.solve(broken, ["7H", "3S", "10D", "AS", "5C", "QD", "QS", "--goal", "4H"], "en")
+
+
 # ---------------------------------------------------------------------------
 # Aids, card texts, context
 

@@ -9,13 +9,17 @@ neither the core nor the renderers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
     from pnp.model.game import Example, Game
+
+RulesData = TypeVar("RulesData")
+#: recomputes one kind of example: ``runner(game, rules data, example inputs)`` -> the result's values
+ExampleRunner = Callable[["Game", Any, Mapping[str, Any]], Mapping[str, Any]]
 
 
 @dataclass
@@ -44,8 +48,19 @@ class ExampleError(Exception):
 class GameRules:
     """Default: a game with no rules of its own beyond the generic checks."""
 
-    #: example kinds this module can recompute, e.g. {"trick", "set-sale"}
-    example_kinds: frozenset[str] = frozenset()
+    #: example kind -> its runner; the kinds are what examples.toml may use
+    example_runners: ClassVar[Mapping[str, ExampleRunner]] = {}
+
+    @property
+    def example_kinds(self) -> frozenset[str]:
+        return frozenset(self.example_runners)
+
+    def rules_data(self, game: Game, report: Report) -> Any:
+        """The game's rules data (its rules.toml) read and checked; problems go to ``report``.
+
+        None when it cannot be used at all. Examples and the solver only run on data without errors.
+        """
+        return None
 
     def check(self, game: Game, report: Report) -> None:
         """Add game-specific problems to ``report``; never raise on bad data."""
@@ -56,7 +71,10 @@ class GameRules:
         Returns a mapping with (at least) the keys of ``example.expect``; the
         core compares them and reports any mismatch at the example's line.
         """
-        raise ExampleError(f"this game has no rules for examples of kind {example.kind!r}")
+        runner = self.example_runners.get(example.kind)
+        if runner is None:
+            raise ExampleError(f"this game has no rules for examples of kind {example.kind!r}")
+        return runner(game, read_or_raise(self.rules_data, game), example.inputs)
 
     def context(self, game: Game, lang: str) -> dict[str, Any]:
         """Extra names for rule-text placeholders and layouts (model numbers)."""
@@ -83,3 +101,19 @@ class GameRules:
         lines are generated, so languages can never disagree with the model.
         """
         return {}
+
+
+def read_or_raise(read: Callable[[Game, Report], RulesData | None], game: Game) -> RulesData:
+    """Rules data for an example or the solver, or :class:`ExampleError` saying why there is none.
+
+    Data read with errors is refused, not used half-read: an example recomputed against a table
+    whose bad row was dropped, or against defaults, reports the table's fault as its own.
+    """
+    from pnp.diagnostics import Report
+
+    report = Report()
+    data = read(game, report)
+    if data is None or report.errors:
+        reasons = "; ".join(d.message for d in report.errors) or "unreadable"
+        raise ExampleError(f"rules.toml is unusable: {reasons}")
+    return data

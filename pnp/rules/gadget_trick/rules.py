@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pnp.diagnostics import Report
-from pnp.model.game import Example, Game
+from pnp.model.game import Game
 from pnp.rules import surveillance
 from pnp.rules.base import AidTable, GameRules
 from pnp.rules.gadget_trick.aids import setup_table, static_table, surveillance_and_gadget_texts
@@ -24,11 +23,20 @@ from pnp.rules.gadget_trick.examples import (
     run_surveillance,
     run_trick,
 )
-from pnp.rules.gadget_trick.settings import read_settings, settings_or_raise
+from pnp.rules.gadget_trick.settings import Settings, read_settings
 
 
 class GadgetTrickRules(GameRules):
-    example_kinds = frozenset({"trick", "follow", "surveillance", "game-end", "next-leader"})
+    example_runners = {
+        "trick": run_trick,
+        "follow": run_follow,
+        "surveillance": run_surveillance,
+        "game-end": run_game_end,
+        "next-leader": run_next_leader,
+    }
+
+    def rules_data(self, game: Game, report: Report) -> Settings | None:
+        return read_settings(game, report)
 
     def check(self, game: Game, report: Report) -> None:
         settings = read_settings(game, report)
@@ -45,19 +53,6 @@ class GadgetTrickRules(GameRules):
             if lang not in surveillance.PHRASES:
                 report.warning(f"surveillance card texts have no wording for {lang!r}; English is used",
                                None, None, "add the language to PHRASES in pnp/rules/surveillance.py")
-
-    def run_example(self, game: Game, example: Example) -> Mapping[str, Any]:
-        settings = settings_or_raise(game)
-        runner = {
-            "trick": run_trick,
-            "follow": run_follow,
-            "surveillance": run_surveillance,
-            "game-end": run_game_end,
-            "next-leader": run_next_leader,
-        }.get(example.kind)
-        if runner is None:
-            return super().run_example(game, example)
-        return runner(game, settings, example.inputs)
 
     def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
         report = Report()

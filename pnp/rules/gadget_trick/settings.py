@@ -9,7 +9,6 @@ from pnp.diagnostics import Report
 from pnp.load.toml_lines import TomlDoc
 from pnp.model.fields import TomlReader
 from pnp.model.game import Game
-from pnp.rules.base import ExampleError
 from pnp.rules.surveillance import Activation
 
 
@@ -92,12 +91,3 @@ def read_settings(game: Game, report: Report) -> Settings | None:
         return None
     timings = tuple(reader.table(gadget, ("gadget",), "timing", required=True))
     return Settings(doc=doc, colour_order=tuple(order), exceptions=exceptions, timings=timings, **values)
-
-
-def settings_or_raise(game: Game) -> Settings:
-    report = Report()
-    settings = read_settings(game, report)
-    if settings is None:
-        reasons = "; ".join(d.message for d in report.errors) or "unreadable"
-        raise ExampleError(f"rules.toml is unusable: {reasons}")
-    return settings

@@ -8,7 +8,6 @@ from typing import Any
 from pnp.diagnostics import Report
 from pnp.model.fields import TomlReader
 from pnp.model.game import Game
-from pnp.rules.base import ExampleError
 from pnp.rules.rudy.tables import ATTRIBUTES, ELEMENT_TESTS, Element, PriceRow, Tables
 
 
@@ -143,12 +142,3 @@ def _wild(reader: TomlReader, data: Mapping[str, Any]) -> dict[str, frozenset[st
             return None
         wild[kind] = frozenset(chooses)
     return wild
-
-
-def tables_or_raise(game: Game) -> Tables:
-    report = Report()
-    tables = read_tables(game, report)
-    if tables is None:
-        reasons = "; ".join(d.message for d in report.errors) or "unreadable"
-        raise ExampleError(f"rules.toml is unusable: {reasons}")
-    return tables

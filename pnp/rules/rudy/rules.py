@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pnp.diagnostics import Report
-from pnp.model.game import Example, Game
+from pnp.model.game import Game
 from pnp.rules.base import AidTable, GameRules
 from pnp.rules.rudy.aids import elements_table, market_table, sets_table, turn_table, wild_table
 from pnp.rules.rudy.checks import check_deck, check_kinds, check_price_table, check_texts
 from pnp.rules.rudy.examples import run_museum, run_sale, run_set_sale, run_step1_reward
 from pnp.rules.rudy.pricing import market_reach
-from pnp.rules.rudy.reader import read_tables, tables_or_raise
+from pnp.rules.rudy.reader import Tables, read_tables
 from pnp.rules.wording import localised as _localised
 
 
 class RudyRules(GameRules):
-    example_kinds = frozenset({"single-sale", "multi-sale", "museum", "step1-reward", "set-sale"})
+    example_runners = {
+        "single-sale": run_sale,
+        "multi-sale": run_sale,
+        "museum": run_museum,
+        "step1-reward": run_step1_reward,
+        "set-sale": run_set_sale,
+    }
+
+    def rules_data(self, game: Game, report: Report) -> Tables | None:
+        return read_tables(game, report)
 
     def check(self, game: Game, report: Report) -> None:
         tables = read_tables(game, report)
@@ -31,19 +39,6 @@ class RudyRules(GameRules):
         check_price_table(tables, market_reach(deck, tables), report)
         check_deck(game, tables, deck, report)
         check_texts(game, tables, report)
-
-    def run_example(self, game: Game, example: Example) -> Mapping[str, Any]:
-        tables = tables_or_raise(game)
-        runner = {
-            "single-sale": run_sale,
-            "multi-sale": run_sale,
-            "museum": run_museum,
-            "step1-reward": run_step1_reward,
-            "set-sale": run_set_sale,
-        }.get(example.kind)
-        if runner is None:
-            return super().run_example(game, example)
-        return runner(game, tables, example.inputs)
 
     def context(self, game: Game, lang: str) -> dict[str, Any]:
         tables = read_tables(game, Report())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable, ExampleError, GameRules
+from pnp.rules.base import AidTable, GameRules
 from pnp.rules.take_over.aids import bonus_aid, ladder_aid, marker_and_goal_texts, phrase_aid
 from pnp.rules.take_over.checks import Checker
 from pnp.rules.take_over.examples import run_bonus, run_trick
@@ -13,11 +13,18 @@ from pnp.rules.take_over.tables import TakeOverTables, read_tables, section
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
-    from pnp.model.game import Example, Game
+    from pnp.model.game import Game
+
+
+def _run_bonus(_game: Game, tables: TakeOverTables, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    return run_bonus(tables, inputs)  # a bonus is scored from the tables alone
 
 
 class TakeOverRules(GameRules):
-    example_kinds = frozenset({"trick", "bonus"})
+    example_runners = {"trick": run_trick, "bonus": _run_bonus}
+
+    def rules_data(self, game: Game, report: Report) -> TakeOverTables | None:
+        return self.tables(game, report)
 
     def tables(self, game: Game, report: Report | None = None) -> TakeOverTables | None:
         if game.rules_data is None:
@@ -32,16 +39,6 @@ class TakeOverRules(GameRules):
         tables = self.tables(game, report)
         if tables is not None:
             Checker(game, tables, report).run()
-
-    def run_example(self, game: Game, example: Example) -> Mapping[str, Any]:
-        tables = self.tables(game)
-        if tables is None:
-            raise ExampleError("take_over examples need rules.toml")
-        if example.kind == "trick":
-            return run_trick(game, tables, example.inputs)
-        if example.kind == "bonus":
-            return run_bonus(tables, example.inputs)
-        return super().run_example(game, example)
 
     def context(self, game: Game, lang: str) -> dict[str, Any]:
         tables = self.tables(game)

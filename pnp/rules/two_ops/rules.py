@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable, ExampleError, GameRules
+from pnp.rules.base import AidTable, ExampleError, GameRules, read_or_raise
 from pnp.rules.two_ops.aids import court_card_texts, goal_aid, operator_aid
 from pnp.rules.two_ops.cards import CardError, parse_card
 from pnp.rules.two_ops.checks import check_deal, check_deck, check_operator_values
@@ -18,11 +17,14 @@ from pnp.rules.wording import localised as _word
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
-    from pnp.model.game import Example, Game
+    from pnp.model.game import Game
 
 
 class TwoOpsRules(GameRules):
-    example_kinds = frozenset({"operation", "solve"})
+    example_runners = {"operation": run_operation, "solve": run_solve}
+
+    def rules_data(self, game: Game, report: Report) -> TwoOpsTables | None:
+        return self.tables(game, report)
 
     def tables(self, game: Game, report: Report | None = None) -> TwoOpsTables | None:
         """rules.toml parsed; problems go to ``report`` (or are dropped when only reading)."""
@@ -41,16 +43,6 @@ class TwoOpsRules(GameRules):
         check_operator_values(tables, report)
         check_deck(game, tables, report)
         check_deal(game, tables, report)
-
-    def run_example(self, game: Game, example: Example) -> Mapping[str, Any]:
-        tables = self.tables(game)
-        if tables is None:
-            raise ExampleError("two_ops examples need rules.toml")
-        if example.kind == "operation":
-            return run_operation(game, tables, example.inputs)
-        if example.kind == "solve":
-            return run_solve(game, tables, example.inputs)
-        return super().run_example(game, example)
 
     def context(self, game: Game, lang: str) -> dict[str, Any]:
         tables = self.tables(game)
@@ -86,9 +78,7 @@ class TwoOpsRules(GameRules):
 
     def solve(self, game: Game, arguments: list[str], lang: str) -> str:
         """The best two operations for a hand, with exact fractions and every tie."""
-        tables = self.tables(game)
-        if tables is None:
-            raise ExampleError("two_ops needs rules.toml")
+        tables = read_or_raise(self.rules_data, game)
         words = list(arguments)
         if "--goal" not in words or words.index("--goal") == len(words) - 1:
             raise ExampleError("name the goal card with --goal, e.g. --goal 4H")
