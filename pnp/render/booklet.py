@@ -31,6 +31,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.model.game import Game
 from pnp.render.paper import Paper, parse_paper
+from pnp.render.pdf_forms import end_form
 from pnp.render.rulebook import make_doc, prepare_rulebook, rulebook_story
 from pnp.rules.base import GameRules
 from pnp.write.atomic import atomic_write
@@ -129,12 +130,12 @@ class BookletCanvas(Canvas):
                                   bottom=shift(mark.bottom, dy), right=shift(mark.right, dx), zoom=mark.zoom)
 
     def showPage(self) -> None:
-        self.endForm()
+        end_form(self)
         self.pages_drawn += 1
         self._begin_page()
 
     def save(self) -> None:
-        self.endForm()  # the page Platypus would have started next: empty
+        end_form(self)  # the page Platypus would have started next: empty
         pages = padded_page_count(self.pages_drawn)
         half_width = self.sheet_size[0] / 2
         x_offset = (half_width - self.page_size[0]) / 2

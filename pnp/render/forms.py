@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pnp.render.bind import Resolved
+from pnp.render.pdf_forms import end_form
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
 
@@ -260,7 +261,7 @@ class FormShelf:
             x, y, w, h = bbox
             canvas.beginForm(name, x, y, x + w, y + h)
             paint(canvas)
-            canvas.endForm()
+            end_form(canvas)
         return name
 
 

@@ -35,6 +35,7 @@ from pnp.render.imposition import (
     mirror_rect,
 )
 from pnp.render.paper import PT_PER_MM
+from pnp.render.pdf_forms import end_form
 from pnp.write.atomic import atomic_write
 
 T = TypeVar("T")
@@ -299,7 +300,7 @@ def _place_ruler(canvas: Canvas, ruler: MarginItem, font_name: str) -> None:
         name = known[key] = f"pnpRuler{len(known)}"
         canvas.beginForm(name)
         draw_ruler(canvas, ruler, font_name)
-        canvas.endForm()
+        end_form(canvas)
     canvas.doForm(name)
 
 
