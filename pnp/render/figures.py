@@ -33,7 +33,9 @@ from pnp.rules.base import GameRules
 CARD_OUTLINE = HexColor("#9a9a9a")
 HIGHLIGHT = HexColor("#e07a00")
 DIM = HexColor("#6b6b6b")
-CARD_GAP = 1.2 * mm
+CARD_GAP = 1.8 * mm  # clears a highlighted card's outline (HIGHLIGHT_PAD) by a millimetre
+HIGHLIGHT_PAD = 0.6 * mm
+ROW_SHRINK = 0.8  # cards shrink to 80 % of their width before a row's groups wrap: the result stays beside its cards
 GROUP_GAP = 5.0 * mm
 LINE_GAP = 2.5 * mm
 DEFAULT_CARD_SIZE = CARD_PRESETS["poker"]  # the chips' shape, for games whose faces cannot be drawn
@@ -395,8 +397,18 @@ class FigureFlowable(Flowable):
         widths = [card if isinstance(item, CardSlot) else self._label_width(item) for item in group]
         return sum(widths) + CARD_GAP * max(len(widths) - 1, 0)
 
+    def _row_width(self, row: Sequence[Group], card: float) -> float:
+        return sum(self._group_width(group, card) for group in row) + GROUP_GAP * max(len(row) - 1, 0)
+
     def _fit_card_width(self, avail: float) -> float:
-        """The largest card width (down to the minimum) at which every group fits on a line."""
+        """The largest card width at which every row fits on one line, if cards need shrink no further
+        than ROW_SHRINK for it; else the largest (down to the minimum) at which every group fits, and
+        rows wrap between groups. A trick whose "→ winner" wraps alone reads as a separate line."""
+        card = self.card_width
+        while card >= max(self.card_width * ROW_SHRINK, self.min_card_width):
+            if all(self._row_width(row, card) <= avail for row in self.spec.rows):
+                return card
+            card -= 0.5
         card = self.card_width
         while card > self.min_card_width:
             widest = max((self._group_width(g, card) for row in self.spec.rows for g in row), default=0.0)
@@ -459,7 +471,7 @@ class FigureFlowable(Flowable):
                         canvas.saveState()
                         canvas.setStrokeColor(HIGHLIGHT)
                         canvas.setLineWidth(1.2)
-                        pad = 0.8 * mm
+                        pad = HIGHLIGHT_PAD
                         canvas.roundRect(placed.x - pad, bottom - pad, self._card + 2 * pad,
                                          self._card_height + 2 * pad, 1.5 * mm, stroke=1, fill=0)
                         canvas.restoreState()
