@@ -353,3 +353,32 @@ def test_a_malformed_hex_colour_is_a_layout_error_at_check_time(game: NewGame) -
     result = game.run("check")
     assert_fails_cleanly(result)
     assert_error_at(result, "my-face.toml", {ELEMENT_LINE}, "unknown colour '#gg0000'")
+
+
+def test_every_built_in_layout_parses_cleanly_when_first_used() -> None:
+    """Built-in layouts are parsed only when a deck names one; each must parse without a diagnostic."""
+    from pnp.diagnostics import Report
+    from pnp.render.layout import builtin_layout_files, load_library
+
+    report = Report()
+    library = load_library(None, report)
+    names = set(builtin_layout_files())
+    assert {"default-face", "default-back", "full-bleed-image"} <= names
+    assert library.layouts == {}  # nothing parsed before it is asked for
+    for name in sorted(names):
+        layout = library.get(name)
+        assert layout is not None and layout.elements, name
+    assert library.names() == sorted(names) and report.diagnostics == []
+
+
+def test_a_games_own_layout_replaces_the_built_in_one_of_that_name(tmp_path: Path) -> None:
+    from pnp.diagnostics import Report
+    from pnp.render.layout import load_library
+
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "default-back.toml").write_text(
+        '[[element]]\ntype = "rect"\nfill = "#000000"\n', encoding="utf-8")
+    library = load_library(tmp_path, Report())
+    back = library.get("default-back")
+    assert back is not None and [e.type for e in back.elements] == ["rect"]
+    assert library.names().count("default-back") == 1

@@ -81,39 +81,46 @@ class Layout:
 
 @dataclass
 class LayoutLibrary:
-    """Layouts by name: a game's own first, then the built-in set."""
+    """Layouts by name: a game's own first, then the built-in set.
+
+    Built-in layouts are parsed on first use: a deck uses one or two of the six, and parsing them
+    all cost a 90-card build more than binding its cards. They are pnp's own, tested files, so a
+    problem in one is a bug, raised, not a report entry.
+    """
 
     layouts: dict[str, Layout] = field(default_factory=dict)
+    unparsed_builtins: dict[str, Any] = field(default_factory=dict)  # name -> its file (a Traversable)
 
     def get(self, name: str) -> Layout | None:
-        return self.layouts.get(name)
+        layout = self.layouts.get(name)
+        if layout is None and name in self.unparsed_builtins:
+            layout = self.layouts[name] = _parse_builtin(name, self.unparsed_builtins.pop(name))
+        return layout
 
     def names(self) -> list[str]:
-        return sorted(self.layouts)
+        return sorted({*self.layouts, *self.unparsed_builtins})
 
 
-def builtin_layout_files() -> list[tuple[str, str, bytes]]:
+def builtin_layout_files() -> dict[str, Any]:
+    """The built-in layouts by name, not yet read."""
     folder = templates_root() / "layouts"
-    files = []
-    for entry in folder.iterdir():
-        if entry.name.endswith(".toml"):
-            files.append((entry.name[:-5], f"templates/layouts/{entry.name}", entry.read_bytes()))
-    return sorted(files)
+    return {entry.name[:-5]: entry for entry in folder.iterdir() if entry.name.endswith(".toml")}
+
+
+def _parse_builtin(name: str, file: Any) -> Layout:
+    report = Report()
+    label = f"templates/layouts/{file.name}"
+    layout = _parse(name, label, parse_toml(file.read_bytes().decode("utf-8"), Path(label)), report)
+    if report.diagnostics:
+        raise RuntimeError(f"built-in layout {name!r} is broken: {report.diagnostics}")
+    return layout
 
 
 def load_library(game_path: Path | None, report: Report) -> LayoutLibrary:
-    library = LayoutLibrary()
-    for name, label, data in builtin_layout_files():
-        try:
-            doc = parse_toml(data.decode("utf-8"), Path(label))
-        except DataError as exc:
-            report.diagnostics.append(exc.diagnostic)
-            continue
-        layout = _parse(name, label, doc, report)
-        if layout:
-            library.layouts[name] = layout
+    library = LayoutLibrary(unparsed_builtins=builtin_layout_files())
     if game_path is not None and (game_path / "layouts").is_dir():
         for path in sorted((game_path / "layouts").glob("*.toml")):
+            library.unparsed_builtins.pop(path.stem, None)  # the game's own layout of that name wins
             try:
                 doc = load_toml(path)
             except DataError as exc:
