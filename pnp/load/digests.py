@@ -33,7 +33,7 @@ StatKey = tuple[int, int, int, int]
 _LOCK = threading.Lock()
 _DIGESTS: dict[str, tuple[StatKey, str]] = {}  # absolute path -> (stat key, sha256), this process
 _NEW: dict[str, list] = {}  # settled entries hashed by this process, not yet on disk
-_loaded_from: Path | None = None
+_loaded_from: Path | None = None  # the cache folder the index was read from
 
 
 def stat_key(stat: os.stat_result) -> StatKey:
@@ -45,17 +45,21 @@ def _index_path() -> Path:
 
 
 def _load_index() -> None:
-    """Read the remembered digests once per process (again if the cache folder changes, as in tests)."""
+    """Read the remembered digests once per process (again if the cache folder changes, as in tests).
+
+    Asked before every lookup; user_cache_dir gives the same Path object while the environment
+    stays the same, so the usual answer costs an identity test, not a path join.
+    """
     global _loaded_from
-    path = _index_path()
-    if _loaded_from == path:
+    folder = user_cache_dir()
+    if folder is _loaded_from:
         return
-    remembered = read_json_cache(path)
+    remembered = read_json_cache(folder / INDEX_NAME)
     with _LOCK:
         for name, entry in remembered.items():
             if isinstance(entry, list) and len(entry) == 5 and name not in _DIGESTS:
                 _DIGESTS[name] = (tuple(entry[:4]), entry[4])
-        _loaded_from = path
+        _loaded_from = folder
 
 
 def known_digest(path: Path | str, stat: os.stat_result) -> str | None:
