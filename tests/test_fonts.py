@@ -174,3 +174,14 @@ def test_subset_and_conversion_of_400_characters_is_fast() -> None:
     assert elapsed < 2.0
     font = FtFont(io.BytesIO(data))
     assert set(font.getBestCmap()) >= {ord(c) for c in chars}
+
+
+def test_remembered_coverage_ranges_read_back_exactly_and_refuse_damage() -> None:
+    from pnp.render.fonts import _as_ranges, _parse_ranges
+
+    ranges = _as_ranges([0x20, 0x21, 0x22, 0x41, 0x3042, 0x3043, 0x20000])
+    assert ranges == [(0x20, 0x22), (0x41, 0x41), (0x3042, 0x3043), (0x20000, 0x20000)]
+    assert _parse_ranges("20-22 41-41 3042-3043 20000-20000") == ranges
+    for damaged in ("20", "20-22-24", "2g-30", "20-22 41"):
+        with pytest.raises(ValueError):
+            _parse_ranges(damaged)

@@ -299,7 +299,7 @@ def _cmap_ranges(path: Path) -> list[tuple[int, int]]:
             return _cmaps[key]
     stored = font_cache_dir() / f"cmap-ranges-{_font_file_hash(key)[:32]}.txt"
     try:
-        ranges = [_parse_range(item) for item in stored.read_text(encoding="ascii").split()]
+        ranges = _parse_ranges(stored.read_text(encoding="ascii"))
     except (OSError, ValueError):
         font = _open_font(key)
         ranges = _as_ranges(sorted(font.getBestCmap() or {}))
@@ -309,9 +309,13 @@ def _cmap_ranges(path: Path) -> list[tuple[int, int]]:
     return ranges
 
 
-def _parse_range(item: str) -> tuple[int, int]:
-    start, end = item.split("-")
-    return int(start, 16), int(end, 16)
+def _parse_ranges(text: str) -> list[tuple[int, int]]:
+    """``"20-7e a0-17f ..."`` as [(0x20, 0x7e), ...]; a CJK font has thousands of ranges, read every build."""
+    items = text.split()
+    numbers = [int(number, 16) for number in text.replace("-", " ").split()]
+    if len(numbers) != 2 * len(items):
+        raise ValueError("damaged range list")
+    return list(zip(numbers[0::2], numbers[1::2], strict=True))
 
 
 def _as_ranges(codes: Sequence[int]) -> list[tuple[int, int]]:
