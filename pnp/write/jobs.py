@@ -20,7 +20,7 @@ from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import font_cache_dir
-from pnp.write.stamps import files_in, job_key, stamps_folder
+from pnp.write.stamps import files_in, inputs_digest, job_key, stamps_folder
 
 CARD_KINDS = ("cards", "fold", "lowink", "png")
 #: document kind -> file name; `--what rules` builds the first two, `--what aid` the last two
@@ -98,12 +98,15 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
     every_file = [game.path / relative for relative in listing]
     inputs_of = {component.id: card_inputs(game, component.id, listing) for component in printed}
     _hash_inputs(every_file)
+    digest_of_inputs = {component: inputs_digest(inputs, game.path) for component, inputs in inputs_of.items()}
+    every_file_digest = inputs_digest(every_file, game.path)
+    no_inputs = inputs_digest([], game.path)
     cache_dir = font_cache_dir()
     stamp_root = stamps_folder(out)
     parameters = {"print": asdict(options.print)}
     for lang in languages:
         for component in printed:
-            inputs = inputs_of[component.id]
+            inputs = digest_of_inputs[component.id]
             jobs = []
             for paper in papers:
                 folder = output_folder(out, game.id, lang, paper)
@@ -111,11 +114,10 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
                          "lowink": f"cards-{component.id}-lowink.pdf"}
                 for kind, name in names.items():
                     if kind in what:
-                        jobs.append(_job(kind, lang, paper, folder / name, component.id, parameters, inputs,
-                                         game.path))
+                        jobs.append(_job(kind, lang, paper, folder / name, component.id, parameters, inputs))
             if options.png:
                 jobs.append(_job("png", lang, "", out / game.id / lang / "png" / component.id, component.id,
-                                 parameters, inputs, game.path))
+                                 parameters, inputs))
             if jobs:
                 units.append(Unit(game.path, game.id, lang, component.id, tuple(jobs), options, cache_dir,
                                   stamp_root))
@@ -123,11 +125,11 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
         for paper in papers:
             folder = output_folder(out, game.id, lang, paper)
             if "calibration" in what:
-                documents.append(_job("calibration", lang, paper, folder / "calibration.pdf", None, parameters, [],
-                                      game.path))
+                documents.append(_job("calibration", lang, paper, folder / "calibration.pdf", None, parameters,
+                                      no_inputs))
             for kind in document_kinds:
                 documents.append(_job(kind, lang, paper, folder / DOCUMENT_FILES[kind], None, parameters,
-                                      every_file, game.path))
+                                      every_file_digest))
         if documents:
             units.append(Unit(game.path, game.id, lang, None, tuple(documents), options, cache_dir, stamp_root))
     return units
@@ -149,7 +151,8 @@ def _hash_inputs(paths: list[Path]) -> None:
 
 
 def _job(kind: str, lang: str, paper: str, path: Path, component: str | None, parameters: dict,
-         inputs: Sequence[Path], base: Path) -> Job:
+         inputs: str) -> Job:
+    """A job keyed by its parameters and ``inputs``, the :func:`inputs_digest` of the files it reads."""
     key = job_key({"kind": kind, "lang": lang, "paper": paper, "component": component, "name": path.name,
-                   **parameters}, inputs, base)
+                   **parameters}, inputs)
     return Job(kind, lang, paper, path, component, key)
