@@ -186,3 +186,36 @@ def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, mon
     monkeypatch.setattr(deck, "decode_art_ahead", lambda bound, painter: None)
     monkeypatch.setattr("pnp.render.card_pdf.decode_art_ahead", lambda bound, painter: None)
     assert build(tmp_path / "alone") == ahead
+
+
+def test_a_wider_sheet_bleed_scales_every_card_alike_and_decodes_each_picture_once(tmp_path, monkeypatch):
+    """With --bleed 5 (wider than the art's 3 mm) the art grows to cover 5 mm on every edge of every
+    card. It used to grow 5 mm only on the sheet's outer edges and 3 mm where cards abut, so cards were
+    scaled by where they sat, and each picture was resampled again at its slot's size."""
+    from pnp.render import images
+
+    data = tmp_path / "data"
+    game = data / "art-deck"
+    (game / "cards").mkdir(parents=True)
+    (game / "images").mkdir()
+    (game / "game.toml").write_text(MANIFEST.format(count=3), encoding="utf-8")
+    (game / "cards" / "deck.csv").write_text("id,count,image\na,1,\nb,1,\nc,1,\n", encoding="utf-8")
+    for index, name in enumerate("abc"):
+        art = picture(size=(1642, 2242))
+        art.putpixel((index, index), (0, 0, 0))
+        art.save(game / "images" / f"{name}.png")
+    decoded: list[tuple] = []
+    real = images._decoded
+    monkeypatch.setattr(images, "_decoded", lambda source, recompress, size=None: (
+        decoded.append((source.digest, size)), real(source, recompress, size))[1])
+    images._MADE.clear()
+    result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(tmp_path / "out"), "--what",
+                                      "cards", "--paper", "a4", "--jobs", "1", "--max-dpi", "300", "--bleed", "5"])
+    assert result.exit_code == 0, result.output
+    assert len(decoded) == len(set(decoded)) == 3  # each picture once, at one size
+    # poker 63.5 × 88.9 mm plus 5 mm on every edge is 73.5 × 98.9 mm; the 1642 × 2242 art covers it
+    # by its width (73.5 / 1642 > 98.9 / 2242), so it prints 73.5 × 100.4 mm: 868 × 1185 px at 300 dpi
+    assert {size for _, size in decoded} == {(868, 1185)}
+    pdf = tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf"
+    widths = [image["/Width"] for image in images_in(pdf) if image.get("/Subtype") == "/Image"]
+    assert widths == [868, 868, 868]

@@ -79,7 +79,7 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
     else:
         plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm)
     painter = make_painter(fontset, game, ink_saver=variant == "lowink", recompress=options.recompress,
-                           max_dpi=options.max_dpi)
+                           max_dpi=options.max_dpi, sheet_bleed_mm=options.bleed_mm)
     decode_art_ahead(bound, painter)
     renderer = DeckRenderer(bound, painter)
     copies: Sequence = expand_copies(bound, options.only)

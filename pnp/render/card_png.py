@@ -41,7 +41,7 @@ def card_pages_pdf(game: Game, bound: BoundComponent, fontset: FontSet,
     page = ((width + 2 * bleed_mm) * mm, (height + 2 * bleed_mm) * mm)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=page, invariant=1, initialFontName=fontset.regular, pageCompression=1)
-    renderer = DeckRenderer(bound, make_painter(fontset, game, ink_saver=False))
+    renderer = DeckRenderer(bound, make_painter(fontset, game, ink_saver=False, sheet_bleed_mm=bleed_mm))
     trim = (bleed_mm * mm, bleed_mm * mm, width * mm, height * mm)
     bleed = (0.0, 0.0, page[0], page[1])
     for card in bound.cards:

@@ -216,7 +216,7 @@ def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
 
             size = None
             if painter.max_dpi:
-                box_w, box_h = _printed_box_mm(values, bound.component)
+                box_w, box_h = _printed_box_mm(values, bound.component, painter.sheet_bleed_mm)
                 pixels_w, pixels_h = values["pixel_size"]
                 fit = max if values.get("fit", "cover") == "cover" else min
                 drawn_width_pt = pixels_w * fit(box_w / pixels_w, box_h / pixels_h) * 72 / 25.4
@@ -236,9 +236,10 @@ def _card_picture(card: Card) -> str:
     return str(named).strip() if named is not None and str(named).strip() else f"images/{card.id}"
 
 
-def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:
-    """The image box in mm, grown by the art's bleed on each edge that `bleed = true` pushes out."""
-    from pnp.render.images import ART_BLEED_MM
+def _printed_box_mm(values: dict, component: Component, sheet_bleed_mm: float = 0.0) -> tuple[float, float]:
+    """The image box in mm, grown by the art's bleed (see images.art_bleed_mm) on each edge that
+    `bleed = true` pushes out: as drawing works it out, so art decoded ahead is the size drawn."""
+    from pnp.render.images import art_bleed_mm
 
     card_w, card_h = component.trim_mm
     x, y = values.get("x", 0.0), values.get("y", 0.0)
@@ -246,7 +247,8 @@ def _printed_box_mm(values: dict, component: Component) -> tuple[float, float]:
     if values.get("bleed"):
         edges_w = (abs(x) < 0.01) + (abs(x + w - card_w) < 0.01)
         edges_h = (abs(y) < 0.01) + (abs(y + h - card_h) < 0.01)
-        w, h = w + edges_w * ART_BLEED_MM, h + edges_h * ART_BLEED_MM
+        grow = art_bleed_mm(sheet_bleed_mm)
+        w, h = w + edges_w * grow, h + edges_h * grow
     return w, h
 
 
@@ -345,6 +347,6 @@ def expand_copies(bound: BoundComponent, only: Sequence[str] = ()) -> list[Bound
 
 
 def make_painter(fontset: FontSet, game: Game, ink_saver: bool, recompress: bool = False,
-                 max_dpi: int | None = None) -> FacePainter:
+                 max_dpi: int | None = None, sheet_bleed_mm: float = 3.0) -> FacePainter:
     return FacePainter(fontset=fontset, icons=IconShelf([game.path / "icons"]), ink_saver=ink_saver,
-                       recompress=recompress, max_dpi=max_dpi)
+                       recompress=recompress, max_dpi=max_dpi, sheet_bleed_mm=sheet_bleed_mm)

@@ -86,6 +86,7 @@ class FacePainter:
     ink_saver: bool = False
     recompress: bool = False  # re-deflate pass-through PNG data at level 9: smaller files, slower builds
     max_dpi: int | None = None  # resample art that would print finer than this
+    sheet_bleed_mm: float = 3.0  # the bleed the sheets are printed with; art with bleed covers at least that
     issues: list[TextIssue] = field(default_factory=list)
     _fits: dict[tuple, object] = field(default_factory=dict, repr=False)
 
@@ -250,7 +251,7 @@ class FacePainter:
         from pnp.render.vector_art import draw_svg
 
         v = element.values
-        x, y, w, h = self._box(v, trim, art_bleed_box(trim, bleed) if v.get("bleed") else None)
+        x, y, w, h = self._box(v, trim, art_bleed_box(trim, self.sheet_bleed_mm) if v.get("bleed") else None)
         if v.get("vector"):
             draw_svg(canvas, v["src"], x, y, w, h, v.get("fit", "cover"))
             return

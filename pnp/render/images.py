@@ -197,21 +197,24 @@ def can_resample(source: SourceImage) -> bool:
     return not (source.kind == "jpeg" and ("ColorSpace", "/DeviceCMYK") in source.entries)
 
 
-def art_bleed_box(trim: tuple[float, float, float, float],
-                  sheet_bleed: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    """The box that art drawn with bleed should cover: the trim grown by the art's own bleed.
+def art_bleed_mm(sheet_bleed_mm: float) -> float:
+    """How far art drawn with bleed reaches past the trim on every edge: its own bleed, or the sheet's
+    if that is wider (the art is then scaled up a little so the wider bleed is still covered)."""
+    return max(ART_BLEED_MM, sheet_bleed_mm)
 
-    Not the sheet's bleed rectangle: where cards abut on a shared cut line that rectangle stops at
-    the trim, and art scaled into it would shrink and show its bleed inside the card. Drawn into
-    this box (and clipped to the sheet's bleed by the imposition), the art's trim always lands on
-    the card's trim; a sheet printed with a wider bleed than the art has still gets covered.
+
+def art_bleed_box(trim: tuple[float, float, float, float], sheet_bleed_mm: float) -> tuple[float, float, float, float]:
+    """The box that art drawn with bleed should cover: the trim grown by :func:`art_bleed_mm` on every edge.
+
+    The same on every card of the sheet, wherever it sits: not the slot's bleed rectangle, which
+    stops at the trim where cards abut on a shared cut line. Art scaled into that would shrink and
+    show its bleed inside the card, and with a sheet bleed wider than the art's, cards on the
+    sheet's edge would be scaled unlike those inside (and their art embedded at several sizes).
+    The imposition clips the art to the slot's bleed rectangle.
     """
-    grow = ART_BLEED_MM * PT_PER_MM
+    grow = art_bleed_mm(sheet_bleed_mm) * PT_PER_MM
     x, y, w, h = trim
-    bx, by, bw, bh = sheet_bleed
-    left, bottom = min(x - grow, bx), min(y - grow, by)
-    right, top = max(x + w + grow, bx + bw), max(y + h + grow, by + bh)
-    return left, bottom, right - left, top - bottom
+    return x - grow, y - grow, w + 2 * grow, h + 2 * grow
 
 
 def printed_dpi(pixel_size: tuple[int, int], box_mm: tuple[float, float], fit: str = "cover") -> float:
