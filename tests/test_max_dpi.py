@@ -153,11 +153,8 @@ def test_build_option_rebuilds_and_shrinks_an_image_deck(tmp_path):
     assert pdf.stat().st_size < full.stat().st_size / 2
 
 
-def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, monkeypatch):
-    """decode_ahead works out each resampled size as drawing does: every picture is decoded once,
-    and the PDF is byte for byte the one drawing alone makes."""
-    from pnp.render import deck, images
-
+def three_picture_game(tmp_path: Path, alpha: bool) -> Path:
+    """A data folder with one game of three cards, each its own 600 dpi picture (a pixel apart)."""
     data = tmp_path / "data"
     game = data / "art-deck"
     (game / "cards").mkdir(parents=True)
@@ -165,13 +162,30 @@ def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, mon
     (game / "game.toml").write_text(MANIFEST.format(count=3), encoding="utf-8")
     (game / "cards" / "deck.csv").write_text("id,count,image\na,1,\nb,1,\nc,1,\n", encoding="utf-8")
     for index, name in enumerate("abc"):
-        art = picture(size=(1642, 2242)).convert("RGBA")  # alpha: decoded even without --max-dpi
-        art.putpixel((index, index), (0, 0, 0, 0))
+        art = picture(size=(1642, 2242)).convert("RGBA" if alpha else "RGB")
+        art.putpixel((index, index), (0, 0, 0, 0) if alpha else (0, 0, 0))
         art.save(game / "images" / f"{name}.png")
+    return data
+
+
+def record_decodes(monkeypatch) -> list[tuple]:
+    """(digest, size) of every picture decoded from here on."""
+    from pnp.render import images
+
     decoded: list[tuple] = []
     real = images._decoded
     monkeypatch.setattr(images, "_decoded", lambda source, recompress, size=None: (
         decoded.append((source.digest, size)), real(source, recompress, size))[1])
+    return decoded
+
+
+def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, monkeypatch):
+    """decode_ahead works out each resampled size as drawing does: every picture is decoded once,
+    and the PDF is byte for byte the one drawing alone makes."""
+    from pnp.render import deck, images
+
+    data = three_picture_game(tmp_path, alpha=True)  # alpha: decoded even without --max-dpi
+    decoded = record_decodes(monkeypatch)
 
     def build(out: Path) -> bytes:
         images._MADE.clear()
@@ -194,20 +208,8 @@ def test_a_wider_sheet_bleed_scales_every_card_alike_and_decodes_each_picture_on
     scaled by where they sat, and each picture was resampled again at its slot's size."""
     from pnp.render import images
 
-    data = tmp_path / "data"
-    game = data / "art-deck"
-    (game / "cards").mkdir(parents=True)
-    (game / "images").mkdir()
-    (game / "game.toml").write_text(MANIFEST.format(count=3), encoding="utf-8")
-    (game / "cards" / "deck.csv").write_text("id,count,image\na,1,\nb,1,\nc,1,\n", encoding="utf-8")
-    for index, name in enumerate("abc"):
-        art = picture(size=(1642, 2242))
-        art.putpixel((index, index), (0, 0, 0))
-        art.save(game / "images" / f"{name}.png")
-    decoded: list[tuple] = []
-    real = images._decoded
-    monkeypatch.setattr(images, "_decoded", lambda source, recompress, size=None: (
-        decoded.append((source.digest, size)), real(source, recompress, size))[1])
+    data = three_picture_game(tmp_path, alpha=False)
+    decoded = record_decodes(monkeypatch)
     images._MADE.clear()
     result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(tmp_path / "out"), "--what",
                                       "cards", "--paper", "a4", "--jobs", "1", "--max-dpi", "300", "--bleed", "5"])
