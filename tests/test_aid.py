@@ -138,3 +138,39 @@ def test_an_aid_that_does_not_fit_is_an_error_not_a_page_missing_its_table(write
     with pytest.raises(DataError, match="does not fit"):
         writer(game, _HugeAid(), "en", "a4", target, cache)
     assert not target.exists()
+
+
+def _title_box(path: Path, title: str) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) in points of the first occurrence of ``title`` on page 1."""
+    page = pdfium.PdfDocument(path)[0]
+    text = page.get_textpage()
+    found = text.search(title)
+    hit = found.get_next()
+    assert hit is not None, f"{title!r} not on the page"
+    first, count = hit
+    boxes = [text.get_charbox(index) for index in range(first, first + count)]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def test_a_sheet_too_small_for_one_readable_column_sets_two(cache: Path, tmp_path: Path) -> None:
+    """Rudy's five tables of short rows fitted one Letter column only at 6.5 pt, half of each row empty;
+    in two columns the same tables set at 10 pt or more, in order, the column break between two tables."""
+    rudy = load_game(ROOT / "data" / "rudy", Report())
+    assert rudy is not None
+    rules = get_rules(rudy.rules)
+    path = tmp_path / "rudy-ja-letter.pdf"
+    result = write_aid(rudy, rules, "ja", "letter", path, cache)
+    assert result.columns == 2 and result.font_size >= 10
+    middle = LETTER[0] / 2
+    titles = [table.title for table in rules.aid_tables(rudy, "ja")]
+    boxes = [_title_box(path, title) for title in titles]
+    sides = ["left" if box[2] < middle else "right" if box[0] > middle else "across" for box in boxes]
+    assert "across" not in sides and sides == sorted(sides)  # left column first, then right
+    assert sides[0] == "left" and sides[-1] == "right"
+    for side in ("left", "right"):  # top to bottom within a column, in the tables' order
+        tops = [box[3] for box, where in zip(boxes, sides, strict=True) if where == side]
+        assert tops == sorted(tops, reverse=True)
+
+
+def test_a_sheet_readable_in_one_column_keeps_it(game: Game, aids: dict) -> None:
+    assert aids["sheet-en-a4"].columns == 1 and aids["sheet-en-a4"].font_size >= 10

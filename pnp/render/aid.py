@@ -3,7 +3,8 @@
 The tables come from ``rules.aid_tables`` (computed from rules.toml and the
 model, never typed), so the aid, the rulebook and the court cards all say the
 same thing. Text is set at the largest size that fits, so a game with a small
-table gets a legible aid and one with a big table still fits on its page.
+table gets a legible aid and one with a big table still fits on its page; a
+sheet that one column would shrink below a comfortable size sets two.
 
 Aid cards are poker-size, landscape, and go through the card-sheet imposition,
 so they print with the same crop marks, ruler and duplex registration as the
@@ -59,6 +60,7 @@ class AidResult:
     pages: int
     font_size: float  # the body size that fitted
     cards: int = 0
+    columns: int = 1  # the sheet's tables in one column or two
 
 
 def aid_tables_for(game: Game, rules: GameRules, lang: str) -> list[AidTable]:
@@ -111,8 +113,8 @@ def _aid_styles(game: Game, lang: str, size: float) -> RulebookStyles:
 # One-page sheet
 
 
-def _sheet_flowables(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet, width: float,
-                     size: float) -> list[Flowable]:
+def _sheet_header(game: Game, lang: str, fontset: FontSet, size: float) -> list[Flowable]:
+    """Title, subtitle and rule: across the whole sheet, whatever the columns below."""
     styles = _aid_styles(game, lang, size)
     heading = replace(styles.heading(1), space_before=0.0)
     flowables: list[Flowable] = [KinsokuParagraph(bold(game.title(lang)), heading, fontset)]
@@ -120,12 +122,78 @@ def _sheet_flowables(game: Game, tables: Sequence[AidTable], lang: str, fontset:
         flowables.append(KinsokuParagraph(regular(game.subtitles[lang]), replace(styles.small, font_size=size,
                                                                                  leading=size * 1.5), fontset))
     flowables.append(HRFlowable(width="100%", thickness=0.8, color=styles.ink, spaceBefore=2, spaceAfter=size))
-    for table in tables:
-        title_style = replace(styles.heading(2), space_before=size * 0.6)
-        flowables.append(KinsokuParagraph(bold(table.title), title_style, fontset))
-        flowables.extend(aid_table_flowables(table, fontset, styles, width, show_title=False))
-        flowables.append(Spacer(1, size * 0.8))
     return flowables
+
+
+def _table_blocks(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet, width: float,
+                  size: float) -> list[list[Flowable]]:
+    """Each table with its title and the space after it, set for a column of ``width``."""
+    styles = _aid_styles(game, lang, size)
+    title_style = replace(styles.heading(2), space_before=size * 0.6)
+    return [[KinsokuParagraph(bold(table.title), title_style, fontset),
+             *aid_table_flowables(table, fontset, styles, width, show_title=False),
+             Spacer(1, size * 0.8)] for table in tables]
+
+
+def _sheet_flowables(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet, width: float,
+                     size: float) -> list[Flowable]:
+    blocks = _table_blocks(game, tables, lang, fontset, width, size)
+    return [*_sheet_header(game, lang, fontset, size), *(f for block in blocks for f in block)]
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """How the aid sheet is set: the body size, and the tables in one column or two."""
+
+    size: float
+    header: list[Flowable]
+    columns: list[list[Flowable]]  # one list of flowables per column, top to bottom
+
+
+COLUMN_GAP = 8 * mm
+COMFORTABLE_SIZE = 10.0  # points: text this large in one column reads well; smaller tries two columns
+TWO_COLUMNS_GAIN = 1.0  # points: two columns only for text at least this much larger than one column allows
+
+
+def _two_columns(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet, width: float,
+                 height: float, size: float) -> SheetLayout | None:
+    """The tables in two columns at ``size``, in order, each table whole; None if they do not fit."""
+    header = _sheet_header(game, lang, fontset, size)
+    room = height - stack_height(header, width) - 1
+    column_width = (width - COLUMN_GAP) / 2
+    columns: list[list[Flowable]] = [[], []]
+    used = 0.0
+    column = 0
+    for block in _table_blocks(game, tables, lang, fontset, column_width, size):
+        block_height = stack_height(block, column_width) + (block[0].getSpaceBefore() if columns[column] else 0.0)
+        if used + block_height > room and columns[column]:
+            column, used = column + 1, 0.0
+            block_height = stack_height(block, column_width)
+        if column > 1 or block_height > room:
+            return None
+        columns[column].extend(block)
+        used += block_height
+    return SheetLayout(size, header, columns)
+
+
+def sheet_layout(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet, width: float,
+                 height: float) -> SheetLayout:
+    """The largest text that fits the page in one column; where that is below COMFORTABLE_SIZE, two
+    columns if they allow text at least TWO_COLUMNS_GAIN larger. Rudy's sheet of short rows used to
+    shrink to 6.5 pt in one column beside half a page of empty table cells; in two it sets at 10 pt."""
+    size, flowables = largest_fitting(
+        lambda s: _sheet_flowables(game, tables, lang, fontset, width, s), width, height, SHEET_SIZES)
+    one_column = SheetLayout(size, [], [flowables])
+    fits = stack_height(flowables, width) <= height
+    if fits and size >= COMFORTABLE_SIZE:
+        return one_column
+    for larger in SHEET_SIZES:
+        if larger < size + TWO_COLUMNS_GAIN and fits:
+            break
+        layout = _two_columns(game, tables, lang, fontset, width, height, larger)
+        if layout is not None:
+            return layout
+    return one_column
 
 
 def _sheet_footer(canvas: Any, game: Game, lang: str, fontset: FontSet, width: float) -> None:
@@ -147,21 +215,35 @@ def write_aid(game: Game, rules: GameRules, lang: str, paper: str | Paper, path:
     fontset = fonts_for(aid_texts(game, tables, lang), cache_dir, overrides=game.fonts)
     page_width, page_height = sheet.size_pt
     width, height = page_width - 2 * SHEET_MARGIN, page_height - 2 * SHEET_MARGIN
-    size, flowables = largest_fitting(
-        lambda s: _sheet_flowables(game, tables, lang, fontset, width, s), width, height, SHEET_SIZES)
+    layout = sheet_layout(game, tables, lang, fontset, width, height)
     with atomic_write(path) as handle:
         canvas = new_canvas(handle, fontset.regular, game.title(lang), game.author(lang),
                             f"Player aid ({lang}, {sheet.name})")
         canvas.setPageSize(sheet.size_pt)
-        frame = Frame(SHEET_MARGIN, SHEET_MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0,
-                      bottomPadding=0)
-        left = list(flowables)
-        frame.addFromList(left, canvas)
-        _refuse_overflow(left, game, f"the player aid ({sheet.name})", size)
+        top = SHEET_MARGIN + height
+        if layout.header:
+            header_height = stack_height(layout.header, width) + 1  # + 1 pt: the frame's own rounding
+            _fill_frame(Frame(SHEET_MARGIN, top - header_height, width, header_height, **NO_PADDING),
+                        layout.header, canvas, game, sheet, layout.size)
+            top -= header_height
+        column_width = width if len(layout.columns) == 1 else (width - COLUMN_GAP) / 2
+        for index, column in enumerate(layout.columns):
+            x = SHEET_MARGIN + index * (column_width + COLUMN_GAP)
+            _fill_frame(Frame(x, SHEET_MARGIN, column_width, top - SHEET_MARGIN, **NO_PADDING), column, canvas,
+                        game, sheet, layout.size)
         _sheet_footer(canvas, game, lang, fontset, page_width)
         canvas.showPage()
         canvas.save()
-    return AidResult(Path(path), lang, sheet.name, 1, size)
+    return AidResult(Path(path), lang, sheet.name, 1, layout.size, columns=len(layout.columns))
+
+
+NO_PADDING = {"leftPadding": 0, "rightPadding": 0, "topPadding": 0, "bottomPadding": 0}
+
+
+def _fill_frame(frame: Frame, flowables: list[Flowable], canvas: Any, game: Game, sheet: Paper, size: float) -> None:
+    left = list(flowables)
+    frame.addFromList(left, canvas)
+    _refuse_overflow(left, game, f"the player aid ({sheet.name})", size)
 
 
 # ---------------------------------------------------------------------------------------------------------------
