@@ -63,3 +63,13 @@ def test_svg_with_text_is_refused_by_check(game: Path) -> None:
     assert "contains text, which would print in an unembedded font" in result.output
     assert "art-face.toml" in result.output
     assert "Traceback" not in result.output
+
+
+def test_damaged_svg_art_is_refused_not_drawn_in_part(game: Path) -> None:
+    """svglib recovers from broken XML and draws what survived; card art now goes through the same
+    strict parse as icons, so a truncated file is an error with its name, not half a picture."""
+    use(game, "cut.svg", CIRCLE[: CIRCLE.index("<circle")])  # saved halfway: no closing tags
+    result = CliRunner().invoke(cli, ["check", "svg-game"])
+    assert result.exit_code == 1, result.output
+    assert "SVG cut.svg is not valid SVG" in result.output
+    assert "Traceback" not in result.output

@@ -24,7 +24,6 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +31,7 @@ from reportlab.lib.colors import Color
 
 from pnp.diagnostics import DataError
 from pnp.render.bind import HEX_COLOUR
-from pnp.render.vector_art import refuse_text
+from pnp.render.vector_art import parse_svg
 from pnp.resources import templates_root
 
 if TYPE_CHECKING:  # svglib and reportlab.graphics load only when an icon is first drawn
@@ -178,30 +177,16 @@ def _signature(source: Folder) -> tuple[int, ...]:
 
 
 def _parse_svg(source: Folder) -> Drawing:
-    """Read through the Traversable and hand svglib a file object, since a wheel may hold no real file."""
+    """Read through the Traversable, since a wheel may hold no real file; an icon must also draw
+    something, as it is recoloured shape by shape."""
     file = source if isinstance(source, Path) else None
-    data = source.read_bytes()
-    # svglib's parser recovers from broken XML and draws whatever survived; a
-    # strict parse first turns a damaged file into a clear error instead.
-    import xml.etree.ElementTree as ElementTree  # only when an icon is first read
-
-    try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as error:
-        raise DataError(f"icon {source.name} is not valid SVG: {error}", file=file) from error
-    if not root.tag.endswith("svg"):
-        raise DataError(f"icon {source.name} is not an SVG file (its root element is <{root.tag}>)", file=file)
-    # A file object (not a path) also stops svglib from following references to other files.
-    from svglib.svglib import svg2rlg
-
-    drawing = svg2rlg(BytesIO(data))
-    if drawing is None or not drawing.width or not drawing.height or not any(_shapes(drawing)):
+    drawing = parse_svg(source.read_bytes(), f"icon {source.name}", file)
+    if not any(_shapes(drawing)):
         raise DataError(
             f"icon {source.name} draws nothing",
             file=file,
             fix="give the <svg> a viewBox and draw filled shapes, e.g. fill=\"#000\"",
         )
-    refuse_text(drawing, f"icon {source.name}", file)
     return drawing
 
 

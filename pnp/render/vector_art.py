@@ -24,24 +24,45 @@ _DRAWINGS: dict[tuple[str, int, int], Drawing] = {}
 def load_svg(path: Path) -> Drawing:
     """Parse once per process and file version (`pnp watch` redraws art saved since); a broken file
     or one with text is a data error."""
-    from svglib.svglib import svg2rlg
-
     info = path.stat()
     key = (str(path.resolve()), info.st_size, info.st_mtime_ns)
     with _LOCK:
         known = _DRAWINGS.get(key)
     if known is not None:
         return known
-    try:
-        drawing = svg2rlg(io.BytesIO(path.read_bytes()))
-    except Exception as exc:  # svglib raises many kinds of errors on bad input
-        raise DataError(f"SVG {path.name} cannot be read: {exc}", path) from None
-    if drawing is None or not drawing.width or not drawing.height:
-        raise DataError(f"SVG {path.name} has no drawable size", path, None,
-                        "give the <svg> element a width and height or a viewBox")
-    refuse_text(drawing, f"SVG {path.name}", path)
+    drawing = parse_svg(path.read_bytes(), f"SVG {path.name}", path)
     with _LOCK:
         _DRAWINGS[key] = drawing
+    return drawing
+
+
+def parse_svg(data: bytes, what: str, file: Path | None) -> Drawing:
+    """An SVG file's bytes as a reportlab drawing, for card art and icons alike; ``what`` names it in
+    messages ("SVG dragon.svg", "icon coin").
+
+    svglib's parser recovers from broken XML and draws whatever survived, so a strict parse comes
+    first and turns a damaged file into a clear error. svglib gets a file object, not a path, which
+    also stops it following references to other files.
+    """
+    import xml.etree.ElementTree as ElementTree  # only once a deck has SVG art or icons
+
+    from svglib.svglib import svg2rlg
+
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError as error:
+        raise DataError(f"{what} is not valid SVG: {error}", file, None,
+                        "save it again from your drawing program") from None
+    if not root.tag.endswith("svg"):
+        raise DataError(f"{what} is not an SVG file (its root element is <{root.tag}>)", file)
+    try:
+        drawing = svg2rlg(io.BytesIO(data))
+    except Exception as exc:  # svglib raises many kinds of errors on bad input
+        raise DataError(f"{what} cannot be read: {exc}", file) from None
+    if drawing is None or not drawing.width or not drawing.height:
+        raise DataError(f"{what} has no drawable size", file, None,
+                        "give the <svg> element a width and height or a viewBox")
+    refuse_text(drawing, what, file)
     return drawing
 
 
