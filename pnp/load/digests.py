@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
+from pnp.load.user_cache import merge_json_cache, read_json_cache, user_cache_dir
 
 INDEX_NAME = "file-digests-v1.json"
 SETTLED_SECONDS = 3
@@ -146,16 +146,11 @@ def save_digests() -> None:
             return
         new = dict(_NEW)
         _NEW.clear()
-    path = _index_path()
-    remembered = read_json_cache(path)
-    for name in new:
-        remembered.pop(name, None)  # re-inserted last: the newest entries survive trimming
-    remembered.update(new)
-    if len(remembered) > PRUNE_ABOVE:
-        remembered = {name: entry for name, entry in remembered.items() if os.path.exists(name)}
-    if len(remembered) > MAX_REMEMBERED:
-        remembered = dict(list(remembered.items())[-MAX_REMEMBERED:])
-    write_json_cache(path, remembered)
+    merge_json_cache(_index_path(), new, PRUNE_ABOVE, _files_that_exist, MAX_REMEMBERED)
+
+
+def _files_that_exist(remembered: dict) -> dict:
+    return {name: entry for name, entry in remembered.items() if os.path.exists(name)}
 
 
 def remembered_digests() -> set[str]:

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -36,6 +37,24 @@ def read_json_cache(path: Path) -> dict:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def merge_json_cache(path: Path, new: dict, prune_above: int, live: Callable[[dict], dict], most: int) -> None:
+    """Add ``new`` entries to a JSON cache file, merged with what other processes wrote meanwhile.
+
+    Entries re-learnt move to the end, so trimming drops the oldest first. Past ``prune_above``
+    entries, ``live(remembered)`` keeps only those still worth keeping (files that still exist,
+    contents some file still has); never more than ``most`` are kept.
+    """
+    remembered = read_json_cache(path)
+    for key in new:
+        remembered.pop(key, None)
+    remembered.update(new)
+    if len(remembered) > prune_above:
+        remembered = live(remembered)
+    if len(remembered) > most:
+        remembered = dict(list(remembered.items())[-most:])
+    write_json_cache(path, remembered)
 
 
 def write_json_cache(path: Path, data: dict) -> None:

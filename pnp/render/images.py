@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of_bytes, known_digest, remembered_digests
-from pnp.load.user_cache import read_json_cache, user_cache_dir, write_json_cache
+from pnp.load.user_cache import merge_json_cache, read_json_cache, user_cache_dir
 from pnp.render.pdf_images import (
     ICC_REFERENCE,
     FileRanges,
@@ -278,18 +278,12 @@ def save_image_facts() -> None:
             return
         new = dict(_NEW_FACTS)
         _NEW_FACTS.clear()
-    path = user_cache_dir() / FACTS_NAME
-    remembered = read_json_cache(path)
-    for digest in new:
-        remembered.pop(digest, None)
-    remembered.update(new)
-    if len(remembered) > PRUNE_FACTS_ABOVE:
+    def contents_some_file_has(remembered: dict) -> dict:
         # facts of contents no remembered file has any more (art re-exported since) are dropped
         live = remembered_digests() | set(new)
-        remembered = {digest: facts for digest, facts in remembered.items() if digest in live}
-    if len(remembered) > MAX_FACTS:
-        remembered = dict(list(remembered.items())[-MAX_FACTS:])
-    write_json_cache(path, remembered)
+        return {digest: facts for digest, facts in remembered.items() if digest in live}
+
+    merge_json_cache(user_cache_dir() / FACTS_NAME, new, PRUNE_FACTS_ABOVE, contents_some_file_has, MAX_FACTS)
 
 
 def _remembered_facts(digest: str) -> tuple | None:
