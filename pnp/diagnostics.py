@@ -30,12 +30,7 @@ class Diagnostic:
     fix: str | None = None
 
     def location(self, base: Path | None = None) -> str:
-        if self.file is None:
-            return ""
-        path = self.file
-        if base is not None and self.file.resolve().is_relative_to(base.resolve()):
-            path = self.file.resolve().relative_to(base.resolve())
-        return f"{path}:{self.line}" if self.line else f"{path}"
+        return location(self.file, self.line, base)
 
     def format(self, base: Path | None = None) -> str:
         where = self.location(base)
@@ -44,6 +39,16 @@ class Diagnostic:
         if self.fix:
             text += f"\n    fix: {self.fix}"
         return text
+
+
+def location(file: Path | None, line: int | None, base: Path | None = None) -> str:
+    """``file:line`` as a message shows it: relative to ``base`` when the file lies below it."""
+    if file is None:
+        return ""
+    path = file
+    if base is not None and file.resolve().is_relative_to(base.resolve()):
+        path = file.resolve().relative_to(base.resolve())
+    return f"{path}:{line}" if line else f"{path}"
 
 
 @dataclass

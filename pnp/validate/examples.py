@@ -8,7 +8,7 @@ from typing import Any
 from pnp.diagnostics import Report
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.model.fields import closest
-from pnp.model.game import Game
+from pnp.model.game import Game, where
 from pnp.rules.base import ExampleError, GameRules
 
 #: examples.toml's table of how each language writes the examples' players; read for rulebooks by
@@ -26,17 +26,17 @@ def check_examples(game: Game, rules: GameRules, report: Report,
     results = {} if results is None else results
     for example in game.examples:
         results[example.id] = None
-        file = example.source.file if example.source else None
+        file, line = where(example.source)
         if example.kind not in rules.example_kinds:
             known = ", ".join(sorted(rules.example_kinds)) or "none"
-            report.error(f"example {example.id!r}: unknown kind {example.kind!r}", file,
-                         example.source.line if example.source else None, f"kinds this game supports: {known}")
+            report.error(f"example {example.id!r}: unknown kind {example.kind!r}", file, line,
+                         f"kinds this game supports: {known}")
             outcome[example.id] = "error"
             continue
         try:
             computed = results[example.id] = rules.run_example(game, example)
         except ExampleError as exc:
-            report.error(f"example {example.id!r}: {exc}", file, example.source.line if example.source else None)
+            report.error(f"example {example.id!r}: {exc}", file, line)
             outcome[example.id] = "error"
             continue
         mismatches = [

@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from markdown_it.tree import SyntaxTreeNode
 
-from pnp.diagnostics import DataError, Level, Report
+from pnp.diagnostics import DataError, Level, Report, location
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
@@ -593,13 +593,13 @@ def format_language(game: Game, status: LanguageStatus, base: Path | None = None
                 continue
             where = entry.target or entry.source
             file = status.path if entry.target else rule_text_path(game, game.source_language)
-            lines.append(f"    {entry.state:<10} {entry.id:<24} {_where(file, where.line if where else None, base)}")
+            lines.append(f"    {entry.state:<10} {entry.id:<24} {location(file, where.line if where else None, base)}")
             if entry.state == "stale" and show_diff:
                 lines += [f"        {line}" for line in entry.diff]
     for kind, title in (("placeholder", "placeholders"), ("number", "numbers"), ("glossary", "glossary")):
         found = [f for f in status.findings if f.kind == kind]
         lines.append(f"  {title}: {len(found)} problem(s)" if found else f"  {title}: ok")
-        lines += [f"    {_where(f.file, f.line, base)}: {f.message}" for f in found]
+        lines += [f"    {location(f.file, f.line, base)}: {f.message}" for f in found]
     lines.append("  card texts:")
     for count in status.cards:
         total = count.translated + len(count.missing)
@@ -609,18 +609,6 @@ def format_language(game: Game, status: LanguageStatus, base: Path | None = None
     if status.generated_cards:
         lines.append(f"    generated from rules data: {status.generated_cards} text(s), always in step")
     return "\n".join(lines)
-
-
-def _where(file: Path | None, line: int | None, base: Path | None) -> str:
-    if file is None:
-        return ""
-    path = file
-    if base is not None:
-        try:
-            path = file.resolve().relative_to(base.resolve())
-        except ValueError:
-            path = file
-    return f"{path}:{line}" if line else str(path)
 
 
 def has_errors(status: LanguageStatus) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pnp.diagnostics import Report
-from pnp.model.game import Card, Game
+from pnp.model.game import Card, Game, where
 from pnp.rules import surveillance
 from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.gadget_trick.watch_cards import WatchCard, parse_card
@@ -41,7 +41,6 @@ def check_colour_order(game: Game, settings: Settings, deck: Mapping[str, Card],
 
 def check_setup(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report) -> None:
     for players, row in sorted(game.setup.items()):
-        manifest = row.source.file if row.source else None
         colours = settings.colours_in_play(players)
         hand = settings.hand_for(players)
         tricks = settings.tricks_for(players)
@@ -58,15 +57,14 @@ def check_setup(game: Game, settings: Settings, deck: Mapping[str, Card], report
         for key, value in expected.items():
             if stated[key] != value and not (key == "left" and stated[key] is None):
                 report.error(f"{players} players: {key} is {stated[key]} but the rules give {value}",
-                             manifest, row.source.line if row.source else None,
+                             *where(row.source),
                              f"set {key} = {value} (rules.toml [deal]: colours = players + "
                              f"{settings.extra_colours} up to all {len(settings.colour_order)}, "
                              f"hand {settings.hand}, {settings.tricks} tricks, exceptions per player count)")
         watch = next((deal for deal in row.deals.values() if deal.pool == settings.surveillance), None)
         if watch is not None and watch.revealed != settings.surveillance_in_play:
             report.error(f"{players} players: {watch.revealed} surveillance cards revealed, "
-                         f"the rules use {settings.surveillance_in_play}",
-                         manifest, row.source.line if row.source else None)
+                         f"the rules use {settings.surveillance_in_play}", *where(row.source))
     capped = [p for p in sorted(game.setup) if p + settings.extra_colours > len(settings.colour_order)]
     for players in capped:
         report.note(f"{players} players use all {len(settings.colour_order)} colours: the seed's "
