@@ -124,3 +124,31 @@ def test_an_up_to_date_game_is_not_checked_again(data: Path, tmp_path: Path, mon
                                       "--paper", "a4", "--what", "cards"])
     assert result.exit_code == 1
     assert "goals.csv" in result.output and "not built" in result.output
+
+
+def test_an_output_folder_that_cannot_be_made_is_a_user_error(data: Path, tmp_path: Path) -> None:
+    """--out below a file: every output fails to be written; one message, exit 1, no traceback."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(blocker / "out"), "--lang", "ja",
+                                      "--paper", "a4", "--what", "cards", "--jobs", "1"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert result.output.count("error: cannot write") == 1  # the same problem for 3 outputs, said once
+    assert "pnp build --out DIR" in result.output and "wrote 0 file(s)" in result.output
+
+
+def test_only_errors_about_where_outputs_go_are_user_errors(tmp_path: Path) -> None:
+    import errno
+
+    from pnp.write.runner import output_problem
+
+    out = tmp_path / "out"
+    stamps, output = out / ".cache" / "stamps", out / "g" / "en" / "a4" / "cards-deck.pdf"
+    full = OSError(errno.ENOSPC, "No space left on device")  # a write names no file
+    assert "cannot write" in output_problem(full, output, stamps).message
+    below = FileNotFoundError(errno.ENOENT, "No such file or directory", str(out / "g"))
+    assert output_problem(below, output, stamps) is not None
+    elsewhere = FileNotFoundError(errno.ENOENT, "No such file or directory", str(tmp_path / "fonts" / "x.ttf"))
+    assert output_problem(elsewhere, output, stamps) is None  # a bug: keeps its traceback
