@@ -136,19 +136,35 @@ def test_an_output_folder_that_cannot_be_made_is_a_user_error(data: Path, tmp_pa
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
     assert result.output.count("error: cannot write") == 1  # the same problem for 3 outputs, said once
-    assert "pnp build --out DIR" in result.output and "wrote 0 file(s)" in result.output
+    assert "(--out DIR)" in result.output and "wrote 0 file(s)" in result.output
+
+
+def test_a_new_game_where_no_folder_can_be_made_is_a_user_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["new", "fresh", "--data", str(blocker / "data")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cannot write {blocker / 'data'}" in result.output and "(--data DIR)" in result.output
+
+
+def test_calibrate_into_a_folder_that_cannot_be_made_is_a_user_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["calibrate", "--out", str(blocker / "out")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cannot write {blocker / 'out'}" in result.output
 
 
 def test_only_errors_about_where_outputs_go_are_user_errors(tmp_path: Path) -> None:
     import errno
 
-    from pnp.write.runner import output_problem
+    from pnp.write.output_errors import output_problem
 
     out = tmp_path / "out"
-    stamps, output = out / ".cache" / "stamps", out / "g" / "en" / "a4" / "cards-deck.pdf"
+    output = out / "g" / "en" / "a4" / "cards-deck.pdf"
     full = OSError(errno.ENOSPC, "No space left on device")  # a write names no file
-    assert "cannot write" in output_problem(full, output, stamps).message
+    assert "cannot write" in output_problem(full, output, out).message
     below = FileNotFoundError(errno.ENOENT, "No such file or directory", str(out / "g"))
-    assert output_problem(below, output, stamps) is not None
+    assert output_problem(below, output, out) is not None
     elsewhere = FileNotFoundError(errno.ENOENT, "No such file or directory", str(tmp_path / "fonts" / "x.ttf"))
-    assert output_problem(elsewhere, output, stamps) is None  # a bug: keeps its traceback
+    assert output_problem(elsewhere, output, out) is None  # a bug: keeps its traceback

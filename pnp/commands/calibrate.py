@@ -10,13 +10,21 @@ from pnp.render.calibration import write_calibration_sheet
 from pnp.render.calibration_words import all_calibration_strings, calibration_texts
 from pnp.render.fonts import font_cache_dir, prepare_fonts
 from pnp.render.paper import PAPER_SIZES
+from pnp.write.output_errors import output_problem
 
 
 def run_calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> int:
     texts = calibration_texts(lang)
     fontset = prepare_fonts(all_calibration_strings(lang), font_cache_dir())
     path = out / f"calibration-{paper}-{duplex_edge}-{lang}.pdf"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_calibration_sheet(path, PAPER_SIZES[paper], fontset.regular, duplex_edge, texts)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_calibration_sheet(path, PAPER_SIZES[paper], fontset.regular, duplex_edge, texts)
+    except OSError as exc:
+        problem = output_problem(exc, path, out)
+        if problem is None:
+            raise
+        click.echo(problem.format(), err=True)
+        return 1
     click.echo(f"wrote {path}: print it duplex ({duplex_edge} edge) at 100 %, then follow the steps on the sheet")
     return 0

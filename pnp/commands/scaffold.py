@@ -12,6 +12,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.load.game_folder import GAME_ID, data_dir
 from pnp.resources import templates_root
+from pnp.write.output_errors import output_problem
 
 
 def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
@@ -30,10 +31,17 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
         "title": game_id.replace("-", " ").title(),
         "year": datetime.date.today().year,
     }
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    # Build the folder beside its destination and rename it into place, so an
-    # interrupted `pnp new` never leaves a half-made game behind.
-    staging = Path(tempfile.mkdtemp(prefix=f".{game_id}-", dir=folder.parent))
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        # Build the folder beside its destination and rename it into place, so an
+        # interrupted `pnp new` never leaves a half-made game behind.
+        staging = Path(tempfile.mkdtemp(prefix=f".{game_id}-", dir=folder.parent))
+    except OSError as exc:
+        problem = output_problem(exc, folder, folder.parent, option="--data DIR")
+        if problem is None:
+            raise
+        click.echo(problem.format(), err=True)
+        return 1
     try:
         (staging / "cards").mkdir()
         outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}

@@ -8,7 +8,6 @@ Ctrl-C never leaves a half-written file (every write is atomic).
 
 from __future__ import annotations
 
-import errno
 import gc
 import os
 import sys
@@ -18,13 +17,14 @@ from pathlib import Path
 
 import click
 
-from pnp.diagnostics import DataError, Diagnostic, Level, Report
+from pnp.diagnostics import DataError, Level, Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.render.faces import TextIssue
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
+from pnp.write.output_errors import output_problem
 from pnp.write.stamps import Stamp, StampStore
 
 
@@ -144,7 +144,7 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
                 result.report.diagnostics.append(exc.diagnostic)
                 continue
             except OSError as exc:
-                problem = output_problem(exc, job.path, unit.stamp_root)
+                problem = output_problem(exc, job.path, unit.stamp_root.parent.parent)  # <out>/.cache/stamps
                 if problem is None:
                     raise  # not about where the outputs go: a bug keeps its traceback
                 result.report.diagnostics.append(problem)
@@ -156,23 +156,6 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
             gc.enable()
         remember_for_next_build()
     return result
-
-
-#: errors of the place outputs go, whatever file they name: a full disk, a read-only one, no permission
-OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR})
-
-
-def output_problem(exc: OSError, output: Path, stamp_root: Path) -> Diagnostic | None:
-    """The error to report when writing an output failed because of where it goes (an --out folder
-    that cannot be made or written, a full disk); None when the error is about something else."""
-    out = stamp_root.parent.parent  # stamps live in <out>/.cache/stamps
-    named = Path(exc.filename) if isinstance(exc.filename, str) else None
-    about_out = named is not None and (named == out or out in named.parents or named in out.parents)
-    if not about_out and exc.errno not in OUTPUT_ERRNOS:
-        return None
-    where = named if named is not None else output
-    return Diagnostic(Level.ERROR, f"cannot write {where}: {exc.strerror or exc}", None, None,
-                      "build into a folder you can write to, with room to spare (pnp build --out DIR)")
 
 
 def remember_for_next_build() -> None:
