@@ -133,6 +133,12 @@ def test_missing_image_names_the_card(tmp_path: Path) -> None:
     assert "card 'gone': image 'art/gone.png' not found" in result.output
     assert "card 'nameless': image images/nameless.png, .jpg, .jpeg or .svg not found" in result.output
     assert "card 'here'" not in result.output
+    # the fix is in the card list or the art folder, not in the built-in layout: the error says
+    # where the card is (rows 3 and 4 of the card list) and which layout asked for the picture
+    assert "cards/deck.csv:3: error: card 'gone'" in result.output
+    assert "cards/deck.csv:4: error: card 'nameless'" in result.output
+    assert "(layout full-bleed-image.toml, line" in result.output
+    assert "templates/layouts/full-bleed-image.toml" not in result.output
 
 
 def test_image_outside_the_game_folder_names_the_card(tmp_path: Path) -> None:

@@ -137,9 +137,24 @@ def _check_elements(game: Game, component: Component, card: Card, layout: Layout
         except DataError as exc:
             found = exc.diagnostic
             message = found.message if f"card {card.id!r}" in found.message else f"card {card.id!r}: {found.message}"
+            if found.file is not None and element.type == "image" and not _src_is_literal(layout, element):
+                # the card's own picture (its image field, images/<id>, a src made from card fields):
+                # fixed in the card list or the art folder, not in the layout, which may be built in;
+                # point at the card (or the art file), and say which layout asked
+                problems.append(Diagnostic(
+                    Level.ERROR, f"{message} (layout {Path(layout.path).name}, line {element.line})",
+                    found.file, found.line, found.fix))
+                continue
             problems.append(Diagnostic(Level.ERROR, f"layout {layout.name!r}: {message}", Path(layout.path),
                                        element.line, found.fix))
     return problems
+
+
+def _src_is_literal(layout: Layout, element: Resolved) -> bool:
+    """Whether the layout names one file for every card (then the layout is what to fix)."""
+    raw = next((e for e in layout.elements if e.line == element.line), None)
+    src = raw.values.get("src") if raw is not None else None
+    return isinstance(src, str) and "{" not in src
 
 
 #: the characters card markup is made of (``**bold**``, ``:icon:``, ``\`` escapes)
