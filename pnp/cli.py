@@ -10,6 +10,7 @@ import click
 from pnp import __version__
 
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
+WHAT_CHOICES = ["cards", "fold", "lowink", "calibration", "png", "rules", "aid"]
 
 
 class OffsetParam(click.ParamType):
@@ -81,8 +82,7 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 @click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in).")
 @click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
               help="Papers to build (default: a4 and letter).")
-@click.option("--what", "what", multiple=True,
-              type=click.Choice(["cards", "fold", "lowink", "calibration", "png", "rules", "aid"]),
+@click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
               help="Only these outputs (repeat for several; default: all).")
 @click.option("--only", "only", multiple=True, metavar="CARD-ID",
               help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it.")
@@ -141,23 +141,28 @@ def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tu
 
 @cli.command()
 @_data_option
+@click.argument("games", nargs=-1)
 @click.option("--lang", "languages", multiple=True, help="Languages to build (default: all).")
 @click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
               help="Papers to build (default: a4 and letter).")
+@click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
+              help="Only these outputs (repeat for several; default: all), e.g. --what cards while drawing.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
-def watch(data: Path | None, languages: tuple[str, ...], papers: tuple[str, ...], out: Path) -> None:
-    """Rebuild what a saved file affects, until Ctrl-C."""
+def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
+          what: tuple[str, ...], out: Path) -> None:
+    """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any)."""
     from pnp.commands.build import BuildRequest, run_build
     from pnp.commands.watch import run_watch
     from pnp.load.game_folder import data_dir
     from pnp.write.jobs import BuildOptions
 
-    def build_games(games: tuple[str, ...]) -> int:
-        request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=BuildOptions())
+    def build_games(names: tuple[str, ...]) -> int:
+        request = BuildRequest(games=names, languages=languages, papers=papers, out=out,
+                               options=BuildOptions(png="png" in what), what=what)
         return run_build(data, request)
 
-    sys.exit(run_watch(data_dir(data), build_games))
+    sys.exit(run_watch(data_dir(data), build_games, games))
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})

@@ -168,3 +168,30 @@ def test_only_errors_about_where_outputs_go_are_user_errors(tmp_path: Path) -> N
     assert output_problem(below, output, out) is not None
     elsewhere = FileNotFoundError(errno.ENOENT, "No such file or directory", str(tmp_path / "fonts" / "x.ttf"))
     assert output_problem(elsewhere, output, out) is None  # a bug: keeps its traceback
+
+
+def test_watch_of_named_games_watches_and_builds_only_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from pnp.commands.watch import run_watch
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("alpha", "beta"):
+        assert CliRunner().invoke(cli, ["new", name]).exit_code == 0
+    data = tmp_path / "data"
+    calls: list[tuple[str, ...]] = []
+
+    def edit(name: str) -> None:
+        cards = data / name / "cards" / "deck.csv"
+        cards.write_text(cards.read_text(encoding="utf-8").replace("Red 1", "Red One"), encoding="utf-8")
+
+    threading.Timer(0.3, edit, ("beta",)).start()  # not watched: no rebuild
+    threading.Timer(0.8, edit, ("alpha",)).start()
+    assert run_watch(data, lambda names: calls.append(names) or 0, ("alpha",), interval=0.1, rounds=1) == 0
+    assert calls == [("alpha",), ("alpha",)]  # the first build, then the one alpha's edit asked for
+
+
+def test_watch_of_an_unknown_game_says_so(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    result = CliRunner().invoke(cli, ["watch", "--data", str(tmp_path / "data"), "nosuch"])
+    assert result.exit_code == 1 and "no game 'nosuch'" in result.output

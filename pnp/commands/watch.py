@@ -37,11 +37,16 @@ def changed_games(before: Snapshot, after: Snapshot, data: Path) -> set[str] | N
     return games
 
 
-def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], interval: float = 0.5,
-              rounds: int | None = None) -> int:
-    folders = [data]
-    click.echo(f"watching {data} — save a file to rebuild; Ctrl-C to stop")
-    build(())
+def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[str, ...] = (),
+              interval: float = 0.5, rounds: int | None = None) -> int:
+    """Build, then rebuild on every saved change. With ``games``, only their folders are watched and
+    only they are built: a designer at work on one game does not wait for the others."""
+    watched = _watched_games(data, games)
+    if watched is None:
+        return 1
+    folders = list(watched) if watched else [data]
+    click.echo(f"watching {', '.join(str(f) for f in folders)} — save a file to rebuild; Ctrl-C to stop")
+    build(games)
     before = snapshot(folders)
     done = 0
     try:
@@ -49,8 +54,13 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], interval: flo
             time.sleep(interval)
             after = snapshot(folders)
             if after != before:
-                games = changed_games(before, after, data)
-                names = tuple(sorted(g for g in games if (data / g).is_dir())) if games is not None else ()
+                if watched:
+                    touched = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+                    names = tuple(name for folder, name in watched.items()
+                                  if any(folder in path.parents for path in touched))
+                else:
+                    changed = changed_games(before, after, data)
+                    names = tuple(sorted(g for g in changed if (data / g).is_dir())) if changed is not None else ()
                 click.echo(f"change in {', '.join(names) if names else 'data'}: rebuilding")
                 build(names)
                 before = snapshot(folders)
@@ -60,3 +70,20 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], interval: flo
     except KeyboardInterrupt:
         click.echo("stopped watching")
     return 0
+
+
+def _watched_games(data: Path, games: tuple[str, ...]) -> dict[Path, str] | None:
+    """Each named game's folder and the name the user gave it; {} for every game; None (errors shown)
+    when a name is unknown."""
+    if not games:
+        return {}
+    from pnp.diagnostics import Report
+    from pnp.load.game_folder import resolve_games
+
+    report = Report()
+    folders = resolve_games(data, games, report)
+    for diagnostic in report.diagnostics:
+        click.echo(diagnostic.format(Path.cwd()), err=True)
+    if report.errors:
+        return None
+    return {folder.resolve(): name for folder, name in zip(folders, games, strict=True)}
