@@ -41,3 +41,32 @@ def test_follow_figure_frames_the_cards_that_may_be_played() -> None:
     assert lead == (CardSlot("blue-8"),)
     assert {slot.card for slot in hand if slot.highlight} == {"blue-1", "blue-5"}
     assert {slot.card for slot in hand if slot.dim} == {"yellow-3", "red-7", "green-10"}
+
+
+def test_a_trick_row_keeps_its_winner_beside_cards_at_every_width(cache: Path) -> None:
+    """Wide: the whole trick and '→ Bob' on one line. Narrower: cards shrink (to 80 %) first. Narrower
+    still: the row wraps between players, and the caption never starts a line alone."""
+    from reportlab.lib.units import mm
+
+    from pnp.render.figures import ChipArt, FigureFlowable
+    from pnp.render.fonts import prepare_fonts
+
+    result = check_folder(DATA / "take-over-that-job")
+    figure = figure_for("take-over-that-job", "seed-example-1")
+    fontset = prepare_fonts([*ChipArt(result.game).texts(), "Alice Bob Carrie Dave \u2192"], cache)
+    art = ChipArt(result.game, fontset)
+
+    def lines_at(width_mm: float) -> tuple[float, list[list[object]]]:
+        flowable = FigureFlowable(figure, art, fontset)
+        flowable.wrap(width_mm * mm, 1000)
+        return flowable._card / mm, [[placed.item for placed in line.items] for line in flowable._lines]
+
+    card, lines = lines_at(150)
+    assert card == 15 and len(lines) == 1
+    card, lines = lines_at(120)
+    assert 12 <= card < 15 and len(lines) == 1  # shrunk, not wrapped
+    card, lines = lines_at(100)
+    assert len(lines) == 2 and lines[-1][-1] == Label("\u2192 Bob", bold=True)
+    assert any(isinstance(item, CardSlot) for item in lines[-1])  # Dave's card goes down with the caption
+    for _, lines in (lines_at(w) for w in range(60, 180, 5)):
+        assert all(any(isinstance(item, CardSlot) for item in line) for line in lines)

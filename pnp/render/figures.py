@@ -355,6 +355,10 @@ FIGURES = {"operation": _operation_figure, "solve": _solve_figure, "trick": _tri
 # The flowable
 
 
+def _caption_only(group: Group) -> bool:
+    return all(isinstance(item, Label) for item in group)
+
+
 @dataclass(frozen=True)
 class _Placed:
     item: Item
@@ -418,24 +422,34 @@ class FigureFlowable(Flowable):
         return max(card, self.min_card_width)
 
     def _layout(self, avail: float) -> list[_Line]:
+        """Groups left to right, wrapping between groups. A caption alone ("→ Bob") never starts a
+        line by itself: the group before it moves down with it, so the result stays beside cards."""
         lines: list[_Line] = []
         for row in self.spec.rows:
-            line = _Line()
+            placed: list[Group] = []  # the groups of the line being filled
             for group in row:
-                width = self._group_width(group, self._card)
-                start = line.width + (GROUP_GAP if line.items else 0.0)
-                if line.items and start + width > avail:
-                    lines.append(line)
-                    line, start = _Line(), 0.0
-                x = start
-                for item in group:
-                    item_width = self._card if isinstance(item, CardSlot) else self._label_width(item)
-                    line.items.append(_Placed(item, x, item_width))
-                    x += item_width + CARD_GAP
-                line.width = start + width
-            if line.items:
-                lines.append(line)
+                if placed and self._row_width([*placed, group], self._card) > avail:
+                    carry = (_caption_only(group) and len(placed) > 1
+                             and self._row_width([placed[-1], group], self._card) <= avail)
+                    carried = [placed.pop()] if carry else []
+                    lines.append(self._line(placed))
+                    placed = carried
+                placed.append(group)
+            if placed:
+                lines.append(self._line(placed))
         return lines
+
+    def _line(self, groups: Sequence[Group]) -> _Line:
+        line = _Line()
+        for group in groups:
+            x = line.width + (GROUP_GAP if line.items else 0.0)
+            start = x
+            for item in group:
+                item_width = self._card if isinstance(item, CardSlot) else self._label_width(item)
+                line.items.append(_Placed(item, x, item_width))
+                x += item_width + CARD_GAP
+            line.width = start + self._group_width(group, self._card)
+        return line
 
     @property
     def _card_height(self) -> float:
