@@ -346,3 +346,18 @@ def test_the_profile_is_remembered_with_the_other_facts(tmp_path: Path, monkeypa
     images._FACTS["0" * 64] = ["png", 40, 30, None, [], [[8, 10]]]
     assert images._remembered_facts("0" * 64) is None
     assert images.SourceImage(source.path, source.digest, source.signature, *remembered) == source
+
+
+@pytest.mark.parametrize("suffix", ["png", "jpg"])
+def test_a_version_4_profile_makes_the_file_pdf_1_5(tmp_path: Path, suffix: str) -> None:
+    """PDF 1.4 names ICC.1:1998 (version 2) for ICCBased spaces; version 4 profiles came with PDF 1.5,
+    so a preflight that reads the header against the profiles expects 1.5. A version 2 profile, or
+    none, leaves the file as it was."""
+    assert SRGB[8] == 4 and LINEAR[8] == 2  # LittleCMS writes version 4; the hand-made one is 2.1
+    picture = noise("RGB", (40, 30))
+    headers = {}
+    for name, profile in (("v4", SRGB), ("v2", LINEAR), ("none", None)):
+        path = art(tmp_path, f"{name}.{suffix}", picture, profile)
+        headers[name] = pdf_with(tmp_path, f"{name}.pdf", ours(path, (40, 30))).read_bytes()[:8]
+    assert headers["v4"] == b"%PDF-1.5"
+    assert headers["v2"] == headers["none"] < b"%PDF-1.5"  # reportlab's own choice, 1.3 for this page

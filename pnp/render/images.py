@@ -78,6 +78,7 @@ class ProfileFacts:
     components: int  # 1, 3 or 4: the N of the ICCBased space
     flate: bool  # the ranges hold the profile zlib-compressed (PNG iCCP), not as it is (JPEG APP2)
     ranges: tuple[tuple[int, int], ...]  # (offset, length), joined in order
+    version: int = 2  # the ICC major version: 4 needs PDF 1.5 (PDF 1.4 names ICC.1:1998, version 2)
 
 
 @dataclass(frozen=True)
@@ -302,9 +303,9 @@ def _remembered_facts(digest: str) -> tuple | None:
     try:
         kind, width, height, reason, entries, ranges, profile = entry
         if profile is not None:
-            profile_digest, components, flate, profile_ranges = profile
+            profile_digest, components, flate, profile_ranges, version = profile
             profile = ProfileFacts(str(profile_digest), int(components), bool(flate),
-                                   tuple((int(o), int(n)) for o, n in profile_ranges))
+                                   tuple((int(o), int(n)) for o, n in profile_ranges), int(version))
         return (kind, int(width), int(height), reason, tuple((str(k), str(v)) for k, v in entries),
                 tuple((int(o), int(n)) for o, n in ranges), profile)
     except (TypeError, ValueError):
@@ -316,7 +317,7 @@ def _remember_facts(source: SourceImage) -> None:
     entry = [source.kind, source.width, source.height, source.decode_reason,
              [list(e) for e in source.entries], [list(r) for r in source.ranges],
              None if profile is None else [profile.digest, profile.components, profile.flate,
-                                           [list(r) for r in profile.ranges]]]
+                                           [list(r) for r in profile.ranges], profile.version]]
     with _LOCK:
         _FACTS[source.digest] = entry
         _NEW_FACTS[source.digest] = entry
@@ -353,7 +354,7 @@ _SOURCES: dict[str, SourceImage] = {}
 _FACTS: dict[str, list] = {}  # content digest -> facts, as remembered in FACTS_NAME
 _NEW_FACTS: dict[str, list] = {}
 _facts_from: Path | None = None
-FACTS_NAME = "image-facts-v2.json"  # v2: the embedded ICC profile
+FACTS_NAME = "image-facts-v3.json"  # v2: the embedded ICC profile; v3: its ICC version
 PRUNE_FACTS_ABOVE = 5_000  # read on every build that draws art: past this, a save keeps only live contents
 MAX_FACTS = 100_000
 _MADE: dict[tuple[str, bool, tuple[int, int] | None], tuple[ImageStream, ImageStream | None]] = {}
@@ -484,7 +485,7 @@ def _profile_facts(profile: bytes, components: int, flate: bool,
     """Facts of a profile whose colour space has the image's components; None: print as if untagged."""
     if _icc_components(profile) != components:
         return None
-    return ProfileFacts(hashlib.sha256(profile).hexdigest(), components, flate, ranges)
+    return ProfileFacts(hashlib.sha256(profile).hexdigest(), components, flate, ranges, profile[8])
 
 
 def _icc_components(profile: bytes) -> int | None:
@@ -568,7 +569,7 @@ def _icc(source: SourceImage) -> IccProfile | None:
     if profile is None:
         return None
     content = FileRanges(source.path, profile.ranges, source.signature)
-    return IccProfile(profile.digest, profile.components, content, profile.flate)
+    return IccProfile(profile.digest, profile.components, content, profile.flate, profile.version)
 
 
 # ----------------------------------------------------------------------------- images pnp has to make

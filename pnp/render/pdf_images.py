@@ -194,6 +194,7 @@ class IccProfile:
     components: int  # /N: 1, 3 or 4
     content: StreamContent
     flate: bool = False  # ``content`` is the profile zlib-compressed (a PNG's iCCP data): /FlateDecode
+    version: int = 2  # ICC major version; 4 (ICC.1:2001 and later) first appears in PDF 1.5
 
 
 @dataclass(frozen=True)
@@ -309,6 +310,8 @@ def register_image(canvas, key: str, colour: ImageStream, mask: ImageStream | No
         icc_ref = store.profiles.get(colour.profile.digest)
         if icc_ref is None:
             icc_ref = doc.Reference(SplicedIccProfile(colour.profile, store), f"pnpICC{colour.profile.digest[:32]}")
+            if colour.profile.version >= 4:  # the header says 1.4 otherwise, which names ICC version 2 only
+                doc._pdfVersion = max(doc._pdfVersion, (1, 5))
             store.profiles[colour.profile.digest] = icc_ref
     smask_ref = None
     if mask is not None:
