@@ -78,6 +78,40 @@ def icc_profile(space: str = "RGB", gamma: float = 1.0, padding: int = 0) -> byt
     return header + table + body
 
 
+def cmyk_profile() -> bytes:
+    """A CMYK input profile (ICC 2.1): an 8-bit lookup table (lut8, 'mft1') from CMYK to Lab on a 2-point
+    grid. Every ink darkens without a hue: cyan alone is a neutral grey (Lab 67, 0, 0; sRGB 164), where
+    a CMYK that ignores the profile prints it cyan. Paper is Lab 90/30/0, which the relative intents
+    map to white."""
+    paper = (90.0, 30.0, 0.0)
+    clut = b""
+    for c in (0, 1):
+        for m in (0, 1):
+            for y in (0, 1):
+                for k in (0, 1):
+                    lightness, a, b = paper if not (c or m or y or k) else (
+                        max(5.0, paper[0] * (1 - 0.25 * (c + m + y)) * (1 - 0.9 * k)), 0.0, 0.0)
+                    clut += bytes([round(lightness / 100 * 255), round(a + 128), round(b + 128)])
+    identity = b"".join(s15(v) for v in (1, 0, 0, 0, 1, 0, 0, 0, 1))
+    ramp = bytes(range(256))
+    lut = b"mft1\0\0\0\0" + bytes([4, 3, 2, 0]) + identity + ramp * 4 + clut + ramp * 3
+    text = b"pnp cmyk test profile\0"
+    desc = b"desc\0\0\0\0" + struct.pack(">I", len(text)) + text + bytes(4 + 4 + 2 + 1 + 67)
+    tags = [(b"desc", desc), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"cprt", b"text\0\0\0\0none\0\0\0\0"),
+            (b"A2B0", lut)]
+    offset = 128 + 4 + 12 * len(tags)
+    table, body = struct.pack(">I", len(tags)), b""
+    for signature, data in tags:
+        data += bytes(-len(data) % 4)
+        table += signature + struct.pack(">II", offset + len(body), len(data))
+        body += data
+    header = (struct.pack(">I", offset + len(body)) + bytes(4) + bytes.fromhex("02100000") + b"scnr" + b"CMYK"
+              + b"Lab " + bytes(12) + b"acsp" + bytes(24) + struct.pack(">I", 0) + s15(0.9642) + s15(1.0)
+              + s15(0.8249) + bytes(48))
+    assert len(header) == 128
+    return header + table + body
+
+
 LINEAR = icc_profile()
 SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
 
@@ -361,3 +395,42 @@ def test_a_version_4_profile_makes_the_file_pdf_1_5(tmp_path: Path, suffix: str)
         headers[name] = pdf_with(tmp_path, f"{name}.pdf", ours(path, (40, 30))).read_bytes()[:8]
     assert headers["v4"] == b"%PDF-1.5"
     assert headers["v2"] == headers["none"] < b"%PDF-1.5"  # reportlab's own choice, 1.3 for this page
+
+
+CYAN = (255, 0, 0, 0)
+
+
+def neutral(pixel: tuple[int, int, int]) -> bool:
+    return max(pixel) - min(pixel) <= 12
+
+
+def test_the_cmyk_test_profile_is_one_littlecms_reads() -> None:
+    profile = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_profile()))
+    out = ImageCms.profileToProfile(Image.new("CMYK", (1, 1), CYAN), profile, ImageCms.createProfile("sRGB"),
+                                    outputMode="RGB")
+    assert neutral(out.getpixel((0, 0))) and 150 <= out.getpixel((0, 0))[0] <= 180
+
+
+def test_a_tagged_cmyk_jpeg_passes_through_on_its_profile(tmp_path: Path) -> None:
+    """The JPEG goes in as it is, on [/ICCBased] with /N 4; pdfium prints cyan ink as the profile
+    says, a neutral grey, where the same file without the profile prints cyan."""
+    tagged = art(tmp_path, "tagged.jpg", Image.new("CMYK", (40, 30), CYAN), cmyk_profile(), quality=95)
+    plain = art(tmp_path, "plain.jpg", Image.new("CMYK", (40, 30), CYAN), quality=95)
+    pdf = pdf_with(tmp_path, "tagged.pdf", ours(tagged, (40, 30)))
+    (image,) = image_objects(pdf)
+    assert image["/ColorSpace"][0] == "/ICCBased" and image["/Filter"] == "/DCTDecode"
+    icc = image["/ColorSpace"][1].get_object()
+    assert (icc["/N"], icc["/Alternate"]) == (4, "/DeviceCMYK") and icc.get_data() == cmyk_profile()
+    assert raw_stream(image) == tagged.read_bytes()
+    assert neutral(centre_pixel(pdf)), centre_pixel(pdf)
+    red, green, blue = centre_pixel(pdf_with(tmp_path, "plain.pdf", ours(plain, (40, 30))))
+    assert blue - red > 100  # without the profile, cyan
+
+
+def test_decoded_cmyk_art_is_converted_with_its_profile(tmp_path: Path) -> None:
+    """A CMYK TIFF cannot pass through: it is decoded, and converted to sRGB with its profile."""
+    tagged = art(tmp_path, "tagged.tif", Image.new("CMYK", (40, 30), CYAN), cmyk_profile())
+    pdf = pdf_with(tmp_path, "tiff.pdf", ours(tagged, (40, 30)))
+    (image,) = image_objects(pdf)
+    assert image["/ColorSpace"] == "/DeviceRGB"
+    assert neutral(centre_pixel(pdf)), centre_pixel(pdf)
