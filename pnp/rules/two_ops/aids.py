@@ -78,12 +78,15 @@ def court_card_texts(game: Game, tables: TwoOpsTables, lang: str) -> dict[str, d
         return {}
     texts: dict[str, dict[str, str]] = {}
     for card in cards:
-        letter = tables.letter_of(card.rank or 0) if card.kind == tables.operator_kind else None
-        if letter is None:
+        if card.kind != tables.operator_kind:
             continue
+        letter = tables.letter_of(card.rank or 0)
+        # a court card the table does not cover (pnp check reports it) still gets every line, as "?",
+        # so its layout binds and the one error is not repeated as an unknown field per card
         texts[card.id] = {
             relation: _word(tables.operators[(letter, relation)].wording, lang)
-            for relation in RELATIONS if (letter, relation) in tables.operators
+            if letter is not None and (letter, relation) in tables.operators else "?"
+            for relation in RELATIONS
         }
         # the column headers, so a court card can label its three lines in the card's language
         texts[card.id].update({
