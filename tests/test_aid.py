@@ -113,6 +113,26 @@ def test_pair_tables_puts_two_tables_on_a_card() -> None:
     assert [(c.front.id, c.back.id if c.back else None) for c in cards] == [("0", "1"), ("2", None)]
 
 
+def test_a_split_table_takes_both_sides_of_one_card() -> None:
+    tables = [AidTable(id=str(n), title=str(n), header=["h"], rows=[["r"]]) for n in range(4)]
+    # table 1 is the first half of a split: it may not go on the back of table 0's card
+    cards = pair_tables(tables, first_halves=[tables[1]])
+    assert [(c.front.id, c.back.id if c.back else None) for c in cards] == [("0", None), ("1", "2"), ("3", None)]
+
+
+def test_a_table_too_dense_for_one_side_is_split_over_both(cache: Path, tmp_path: Path) -> None:
+    """Rudy's nine turn steps set at 5.5 pt on one side of a poker card; split over the card's two
+    sides they set at 7 pt or more, the first half on a front and the rest on that card's back."""
+    rudy = load_game(ROOT / "data" / "rudy", Report())
+    assert rudy is not None
+    path = tmp_path / "rudy-ja-cards.pdf"
+    result = write_aid_cards(rudy, get_rules(rudy.rules), "ja", "a4", path, cache, copies=1)
+    assert result.font_size >= 7 and result.cards == 3  # five tables, the turn table split: six sides
+    fronts, backs = (text.replace(" ", "") for text in page_texts(path))
+    assert "手番の流れ（1/2）" in fronts and "[1]" in fronts and "[9]" not in fronts
+    assert "手番の流れ（2/2）" in backs and "[9]" in backs and "[1]" not in backs
+
+
 def test_largest_fitting_steps_down_until_the_content_fits() -> None:
     def build(size: float) -> list:
         return [Spacer(10, size * 10)]  # 10 pt of height per point of size

@@ -74,7 +74,7 @@ def aid_tables_for(game: Game, rules: GameRules, lang: str) -> list[AidTable]:
 def aid_texts(game: Game, tables: Iterable[AidTable], lang: str) -> list[str]:
     """Every string an aid prints, so the font subset covers them all."""
     return [*aid_table_texts(tables), game.title(lang), game.subtitles.get(lang, ""), game.terms.get(lang, ""),
-            game.author(lang), *label_texts(game, lang), " · "]
+            game.author(lang), *label_texts(game, lang), " · ", *split_marks(lang)]
 
 
 def stack_height(flowables: Sequence[Flowable], width: float) -> float:
@@ -256,9 +256,53 @@ class AidCard:
     back: AidTable | None
 
 
-def pair_tables(tables: Sequence[AidTable]) -> list[AidCard]:
-    """Front and back of each reference card: tables in order, two to a card."""
-    return [AidCard(tables[i], tables[i + 1] if i + 1 < len(tables) else None) for i in range(0, len(tables), 2)]
+def pair_tables(tables: Sequence[AidTable], first_halves: Sequence[AidTable] = ()) -> list[AidCard]:
+    """Front and back of each reference card: tables in order, two to a card. A table split in two
+    (``first_halves`` holds its first part) takes both sides of one card, never a back and a front."""
+    cards: list[AidCard] = []
+    front: AidTable | None = None
+    for table in tables:
+        if front is not None and any(table is half for half in first_halves):
+            cards.append(AidCard(front, None))
+            front = None
+        if front is None:
+            front = table
+        else:
+            cards.append(AidCard(front, table))
+            front = None
+    if front is not None:
+        cards.append(AidCard(front, None))
+    return cards
+
+
+READABLE_CARD_SIZE = 7.0  # points: a table that one side sets smaller is split over both sides of a card
+SPLIT_MARKS = {"ja": ("（1/2）", "（2/2）")}  # what a table's title gets on each side, where not " (1/2)"
+
+
+def split_marks(lang: str) -> tuple[str, str]:
+    return SPLIT_MARKS.get(lang, (" (1/2)", " (2/2)"))
+
+
+def card_sides(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet) -> tuple[list[AidTable],
+                                                                                              list[AidTable]]:
+    """The tables as card sides, and the first halves among them: a table one side would set below
+    READABLE_CARD_SIZE (Rudy's nine turn steps: 5.5 pt) goes on both sides of a card, rows split evenly,
+    its notes under the second half."""
+    width, height = AID_CARD.width_mm * mm - 2 * CARD_INSET, AID_CARD.height_mm * mm - 2 * CARD_INSET
+    sides: list[AidTable] = []
+    first_halves: list[AidTable] = []
+    for table in tables:
+        size, _ = largest_fitting(lambda s, t=table: _card_flowables(game, t, lang, fontset, width, s), width, height,
+                                  CARD_SIZES)
+        if size >= READABLE_CARD_SIZE or len(table.rows) < 2:
+            sides.append(table)
+            continue
+        half = (len(table.rows) + 1) // 2
+        marks = split_marks(lang)
+        first = replace(table, title=table.title + marks[0], rows=table.rows[:half], notes=[])
+        sides += [first, replace(table, title=table.title + marks[1], rows=table.rows[half:])]
+        first_halves.append(first)
+    return sides, first_halves
 
 
 def _card_flowables(game: Game, table: AidTable, lang: str, fontset: FontSet, width: float,
@@ -320,7 +364,8 @@ def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper,
     sheet = parse_paper(paper)
     tables = aid_tables_for(game, rules, lang)
     fontset = fonts_for(aid_texts(game, tables, lang), cache_dir, overrides=game.fonts)
-    cards = pair_tables(tables) * (copies if copies is not None else game.players[1])
+    sides, first_halves = card_sides(game, tables, lang, fontset)
+    cards = pair_tables(sides, first_halves) * (copies if copies is not None else game.players[1])
     plan = plan_sheet(sheet, AID_CARD, bleed_mm=bleed_mm)
     painter = AidCardPainter(game, lang, fontset)
     has_backs = any(card.back is not None for card in cards)
