@@ -412,16 +412,12 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
     """The cards and the recomputed result, with this language's wording beside or below them."""
     example = ctx.examples.get(block.example)
     inner = width - 5 * CELL_PADDING
-    wording = flowables_for(block.body, ctx, inner)
-    if wording and isinstance(wording[-1], KinsokuParagraph):
-        last = wording[-1]
-        wording[-1] = KinsokuParagraph(last.runs, replace(last.style, space_after=0.0), ctx.fontset)
     if example is None:
-        return _boxed(wording, width, EXAMPLE_TINT, ctx.fontset)
+        return _boxed(_panel_wording(block, ctx, inner), width, EXAMPLE_TINT, ctx.fontset)
     spec = example_figure(ctx.game, example, ctx.results.get(example.id))
     if not any(item for row in spec.rows for group in row for item in group):
         # nothing to draw (an end-of-game ruling): the wording takes the whole width
-        return _boxed(wording, width, EXAMPLE_TINT, ctx.fontset)
+        return _boxed(_panel_wording(block, ctx, inner), width, EXAMPLE_TINT, ctx.fontset)
     figure = FigureFlowable(spec, ctx.art, ctx.fontset, card_width=ctx.styles.card_width,
                             font_size=ctx.styles.body.font_size + 1)
     natural, _ = figure.wrap(inner, 1e6)
@@ -430,13 +426,23 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
         # one width for every small figure, so the wording of consecutive examples lines up
         figure_width = max(natural, inner * SIDE_FIGURE_SHARE) + gap
         text_width = inner - figure_width
-        wording = flowables_for(block.body, ctx, text_width)
+        wording = _panel_wording(block, ctx, text_width)
         row = Table([[figure, wording]], colWidths=[figure_width, text_width], hAlign="LEFT")
         apply_style(row, ctx.fontset, [("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                  ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
         return _boxed([row], width, EXAMPLE_TINT, ctx.fontset)
+    wording = _panel_wording(block, ctx, inner)
     return _boxed([[figure, Spacer(1, 2.5 * mm), *wording[:1]], *wording[1:]], width, EXAMPLE_TINT, ctx.fontset)
+
+
+def _panel_wording(block: ExampleRef, ctx: StoryContext, width: float) -> list[Flowable]:
+    """The example's wording, set once for the width the panel gives it; the panel's padding ends it."""
+    wording = flowables_for(block.body, ctx, width)
+    if wording and isinstance(wording[-1], KinsokuParagraph):
+        last = wording[-1]
+        wording[-1] = KinsokuParagraph(last.runs, replace(last.style, space_after=0.0), ctx.fontset)
+    return wording
 
 
 # ---------------------------------------------------------------------------------------------------------------
