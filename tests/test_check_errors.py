@@ -273,3 +273,29 @@ def test_a_broken_rules_model_is_not_buried_under_example_errors(tmp_path: Path)
     replace(rules, 'value = "thirteen"', "value = 13")
     code, output = run("check", "--data", str(data), "two-ops")
     assert code == 0 and "examples: 16 recomputed (16 ok)" in output
+
+
+def test_a_new_game_has_rule_texts_to_fill_in_and_checks_clean(game: Path, tmp_path: Path) -> None:
+    """`pnp new` writes a rule text per language (English and Japanese, written for the starter, with
+    placeholders for its numbers), records the translation as in step, and the rulebooks build."""
+    assert sorted(p.name for p in (game / "rules").iterdir()) == ["en.md", "ja.md", "ja.sources.toml"]
+    assert "{{ setup[players.min].hand }}" in (game / "rules" / "en.md").read_text(encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 0 and "mini: ok — 0 error(s), 0 warning(s), 0 note(s)" in output
+    code, output = run("i18n", "mini")
+    assert code == 0 and "5 translated, 0 stale, 0 untracked, 0 missing" in output
+    code, output = run("build", "mini", "--what", "rules", "--paper", "a4", "--out", str(tmp_path / "out"))
+    assert code == 0 and "wrote 4 file(s)" in output  # rules.pdf and the booklet, in two languages
+    from pypdf import PdfReader
+
+    text = PdfReader(tmp_path / "out" / "mini" / "en" / "a4" / "rules.pdf").pages[1].extract_text()
+    assert "Deal each player 2 cards." in text  # the setup's hand, through the placeholder
+
+
+def test_a_new_game_in_a_language_pnp_cannot_write_gets_no_rule_texts(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _ = run("new", "fr-game", "--lang", "en", "--lang", "fr")
+    assert code == 0 and not (tmp_path / "data" / "fr-game" / "rules").exists()
+    code, output = run("check", "fr-game")
+    assert code == 0 and "no rule texts yet" in output

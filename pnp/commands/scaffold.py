@@ -48,9 +48,41 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
         for target, template in outputs.items():
             text = env.from_string((starter / template).read_text(encoding="utf-8")).render(context)
             target.write_text(text, encoding="utf-8")
+        rule_texts = _write_rule_texts(staging, starter, context["languages"])
         staging.rename(folder)
+        if rule_texts:
+            _accept_translations(folder, context["languages"])
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    click.echo(f"created {folder}: edit game.toml and cards/deck.csv, then run 'pnp check {game_id}'")
+    edit = "game.toml, cards/deck.csv" + (" and rules/*.md" if rule_texts else "")
+    click.echo(f"created {folder}: edit {edit}, then run 'pnp check {game_id}'")
     return 0
+
+
+RULE_TEXT_LANGUAGES = ("en", "ja")  # the languages a starter rule text is written in
+
+
+def _write_rule_texts(folder: Path, starter, languages: list[str]) -> bool:
+    """A rule text per language, headings and placeholders to fill in, when pnp has one for every
+    language the game ships in; else none (a game with a language pnp cannot write still checks)."""
+    if not set(languages) <= set(RULE_TEXT_LANGUAGES):
+        return False
+    (folder / "rules").mkdir()
+    for lang in languages:  # copied as they are: their {{ placeholders }} are for the rulebook, not for here
+        (folder / "rules" / f"{lang}.md").write_text((starter / f"rules-{lang}.md").read_text(encoding="utf-8"),
+                                                     encoding="utf-8")
+    return True
+
+
+def _accept_translations(folder: Path, languages: list[str]) -> None:
+    """The starter texts are translations of one another: record them so, as `pnp i18n --accept-all` does."""
+    from pnp.diagnostics import Report
+    from pnp.model.build import load_game
+    from pnp.validate.translations import accept_sections
+
+    game = load_game(folder, Report())
+    if game is None:
+        return
+    for lang in languages[1:]:
+        accept_sections(game, lang, None, Report())
