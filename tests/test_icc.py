@@ -48,34 +48,42 @@ def xyz(x: float, y: float, z: float) -> bytes:
     return b"XYZ \0\0\0\0" + s15(x) + s15(y) + s15(z)
 
 
-def icc_profile(space: str = "RGB", gamma: float = 1.0, padding: int = 0) -> bytes:
-    """A display profile: sRGB's primaries (D50-adapted) or grey, each channel with a pure gamma curve.
+def assemble_profile(device_class: bytes, space: bytes, pcs: bytes, name: bytes,
+                     tags: list[tuple[bytes, bytes]]) -> bytes:
+    """An ICC 2.1 profile: the 128-byte header, the tag table, then the tags, each padded to 4 bytes.
 
-    ``padding`` adds a private tag of that many bytes, to make a profile too big for one JPEG segment.
+    Every profile here has a description, a D50 white point and a copyright, before ``tags``.
     """
-    text = b"pnp test profile\0"
+    text = name + b"\0"
     desc = b"desc\0\0\0\0" + struct.pack(">I", len(text)) + text + bytes(4 + 4 + 2 + 1 + 67)
-    curve = b"curv\0\0\0\0" + struct.pack(">IH", 1, round(gamma * 256)) + b"\0\0"
-    tags = [(b"desc", desc), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"cprt", b"text\0\0\0\0none\0\0\0\0")]
-    if space == "RGB":
-        tags += [(b"rXYZ", xyz(0.4361, 0.2225, 0.0139)), (b"gXYZ", xyz(0.3851, 0.7169, 0.0971)),
-                 (b"bXYZ", xyz(0.1431, 0.0606, 0.7141)), (b"rTRC", curve), (b"gTRC", curve), (b"bTRC", curve)]
-    else:
-        tags += [(b"kTRC", curve)]
-    if padding:
-        tags.append((b"pnpz", b"data\0\0\0\0\0\0\0\0" + bytes(padding)))
+    tags = [(b"desc", desc), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"cprt", b"text\0\0\0\0none\0\0\0\0"), *tags]
     offset = 128 + 4 + 12 * len(tags)
     table, body = struct.pack(">I", len(tags)), b""
     for signature, data in tags:
         data += bytes(-len(data) % 4)
         table += signature + struct.pack(">II", offset + len(body), len(data))
         body += data
-    size = offset + len(body)
-    header = (struct.pack(">I", size) + bytes(4) + bytes.fromhex("02100000") + b"mntr"
-              + (b"RGB " if space == "RGB" else b"GRAY") + b"XYZ " + bytes(12) + b"acsp" + bytes(24)
-              + struct.pack(">I", 0) + s15(0.9642) + s15(1.0) + s15(0.8249) + bytes(48))
+    header = (struct.pack(">I", offset + len(body)) + bytes(4) + bytes.fromhex("02100000") + device_class + space
+              + pcs + bytes(12) + b"acsp" + bytes(24) + struct.pack(">I", 0) + s15(0.9642) + s15(1.0)
+              + s15(0.8249) + bytes(48))
     assert len(header) == 128
     return header + table + body
+
+
+def icc_profile(space: str = "RGB", gamma: float = 1.0, padding: int = 0) -> bytes:
+    """A display profile: sRGB's primaries (D50-adapted) or grey, each channel with a pure gamma curve.
+
+    ``padding`` adds a private tag of that many bytes, to make a profile too big for one JPEG segment.
+    """
+    curve = b"curv\0\0\0\0" + struct.pack(">IH", 1, round(gamma * 256)) + b"\0\0"
+    if space == "RGB":
+        tags = [(b"rXYZ", xyz(0.4361, 0.2225, 0.0139)), (b"gXYZ", xyz(0.3851, 0.7169, 0.0971)),
+                (b"bXYZ", xyz(0.1431, 0.0606, 0.7141)), (b"rTRC", curve), (b"gTRC", curve), (b"bTRC", curve)]
+    else:
+        tags = [(b"kTRC", curve)]
+    if padding:
+        tags.append((b"pnpz", b"data\0\0\0\0\0\0\0\0" + bytes(padding)))
+    return assemble_profile(b"mntr", b"RGB " if space == "RGB" else b"GRAY", b"XYZ ", b"pnp test profile", tags)
 
 
 def cmyk_profile() -> bytes:
@@ -95,21 +103,7 @@ def cmyk_profile() -> bytes:
     identity = b"".join(s15(v) for v in (1, 0, 0, 0, 1, 0, 0, 0, 1))
     ramp = bytes(range(256))
     lut = b"mft1\0\0\0\0" + bytes([4, 3, 2, 0]) + identity + ramp * 4 + clut + ramp * 3
-    text = b"pnp cmyk test profile\0"
-    desc = b"desc\0\0\0\0" + struct.pack(">I", len(text)) + text + bytes(4 + 4 + 2 + 1 + 67)
-    tags = [(b"desc", desc), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"cprt", b"text\0\0\0\0none\0\0\0\0"),
-            (b"A2B0", lut)]
-    offset = 128 + 4 + 12 * len(tags)
-    table, body = struct.pack(">I", len(tags)), b""
-    for signature, data in tags:
-        data += bytes(-len(data) % 4)
-        table += signature + struct.pack(">II", offset + len(body), len(data))
-        body += data
-    header = (struct.pack(">I", offset + len(body)) + bytes(4) + bytes.fromhex("02100000") + b"scnr" + b"CMYK"
-              + b"Lab " + bytes(12) + b"acsp" + bytes(24) + struct.pack(">I", 0) + s15(0.9642) + s15(1.0)
-              + s15(0.8249) + bytes(48))
-    assert len(header) == 128
-    return header + table + body
+    return assemble_profile(b"scnr", b"CMYK", b"Lab ", b"pnp cmyk test profile", [(b"A2B0", lut)])
 
 
 LINEAR = icc_profile()
