@@ -207,3 +207,27 @@ def test_facts_of_art_exported_again_are_dropped_once_they_pile_up(own_cache, se
     next_build()
     facts = digests.read_json_cache(own_cache / images.FACTS_NAME)
     assert new in facts and old not in facts
+
+
+def test_workers_merging_the_same_cache_take_turns(tmp_path: Path) -> None:
+    """A worker merging its new entries waits while another holds the cache's lock, so neither
+    writes over what the other added (without the lock, the last writer's view wins)."""
+    import subprocess
+    import sys
+    import time
+
+    from pnp.load.user_cache import read_json_cache, write_json_cache
+
+    fcntl = pytest.importorskip("fcntl")  # POSIX: elsewhere merges go unlocked
+
+    path = tmp_path / "cache.json"
+    child_code = ("import sys; from pathlib import Path; from pnp.load.user_cache import merge_json_cache; "
+                  "merge_json_cache(Path(sys.argv[1]), {'child': 1}, 10, dict, 10)")
+    with open(path.with_name("cache.json.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        child = subprocess.Popen([sys.executable, "-c", child_code, str(path)])
+        time.sleep(1.0)
+        assert child.poll() is None, "the child merged while the lock was held"
+        write_json_cache(path, {"parent": 1})  # another worker's merge, under the lock
+    assert child.wait(timeout=60) == 0
+    assert read_json_cache(path) == {"parent": 1, "child": 1}

@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -44,17 +44,39 @@ def merge_json_cache(path: Path, new: dict, prune_above: int, live: Callable[[di
 
     Entries re-learnt move to the end, so trimming drops the oldest first. Past ``prune_above``
     entries, ``live(remembered)`` keeps only those still worth keeping (files that still exist,
-    contents some file still has); never more than ``most`` are kept.
+    contents some file still has); never more than ``most`` are kept. Parallel build workers take
+    turns (an advisory lock beside the file), so none of them writes over what another just added.
     """
-    remembered = read_json_cache(path)
-    for key in new:
-        remembered.pop(key, None)
-    remembered.update(new)
-    if len(remembered) > prune_above:
-        remembered = live(remembered)
-    if len(remembered) > most:
-        remembered = dict(list(remembered.items())[-most:])
-    write_json_cache(path, remembered)
+    with _exclusive(path):
+        remembered = read_json_cache(path)
+        for key in new:
+            remembered.pop(key, None)
+        remembered.update(new)
+        if len(remembered) > prune_above:
+            remembered = live(remembered)
+        if len(remembered) > most:
+            remembered = dict(list(remembered.items())[-most:])
+        write_json_cache(path, remembered)
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """Hold an advisory lock on ``<path>.lock`` where the system has flock; without one, or where
+    the cache folder cannot be written, go on unlocked (the cost is a lost entry, hashed again later)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_name(path.name + ".lock"), "a")  # noqa: SIM115 - held across the yield
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
 
 
 def write_json_cache(path: Path, data: dict) -> None:
