@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import shutil
 import tempfile
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import click
@@ -63,7 +64,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
 RULE_TEXT_LANGUAGES = ("en", "ja")  # the languages a starter rule text is written in
 
 
-def _write_rule_texts(folder: Path, starter, languages: list[str]) -> bool:
+def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str]) -> bool:
     """A rule text per language, headings and placeholders to fill in, when pnp has one for every
     language the game ships in; else none (a game with a language pnp cannot write still checks)."""
     if not set(languages) <= set(RULE_TEXT_LANGUAGES):

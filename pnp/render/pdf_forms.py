@@ -22,7 +22,10 @@ def end_form(canvas: Any) -> None:
         return  # nothing left out: the form stays byte for byte as reportlab writes it
     resources = PDFResourceDictionary()
     resources.basicFonts()
-    resources.allProcs() if form.hasImages else resources.basicProcs()
+    if form.hasImages:
+        resources.allProcs()
+    else:
+        resources.basicProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
     resources.ExtGState = form.ExtGState
