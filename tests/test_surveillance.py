@@ -1,7 +1,7 @@
 """The surveillance condition language: parsing, meaning, feasibility and texts.
 
 Expected trees, truth values and bounds are worked out by hand from the
-grammar in pnp/rules/surveillance.py and the seed's rules, never read back
+grammar in pnp/rules/surveillance/ (its docstring) and the seed's rules, never read back
 from the code.
 """
 
@@ -310,7 +310,7 @@ def test_colours_named() -> None:
 # ----------------------------------------------------------------- texts
 #
 # Every sentence below is written by hand from the phrasing rules in
-# pnp/rules/surveillance.py (one subject; shared words said once; en "and" /
+# pnp/rules/surveillance/wording.py (one subject; shared words said once; en "and" /
 # "or", ja 「…し、かつ…」 / 「…か、…」; the subject repeated when and/or nest).
 
 

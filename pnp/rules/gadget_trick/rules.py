@@ -52,7 +52,7 @@ class GadgetTrickRules(GameRules):
         for lang in game.languages:
             if lang not in surveillance.PHRASES:
                 report.warning(f"surveillance card texts have no wording for {lang!r}; English is used",
-                               None, None, "add the language to PHRASES in pnp/rules/surveillance.py")
+                               None, None, "add the language to PHRASES in pnp/rules/surveillance/wording.py")
 
     def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
         report = Report()
