@@ -195,3 +195,31 @@ def test_watch_of_an_unknown_game_says_so(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     result = CliRunner().invoke(cli, ["watch", "--data", str(tmp_path / "data"), "nosuch"])
     assert result.exit_code == 1 and "no game 'nosuch'" in result.output
+
+
+def test_a_file_saved_during_a_rebuild_is_rebuilt_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The designer saves again while pnp is still building: that save must get its own build."""
+    import threading
+
+    from pnp.commands.watch import run_watch
+
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["new", "alpha"]).exit_code == 0
+    data = tmp_path / "data"
+    cards = data / "alpha" / "cards" / "deck.csv"
+    calls: list[tuple[str, ...]] = []
+
+    def build(names: tuple[str, ...]) -> int:
+        calls.append(names)
+        if len(calls) == 2:  # the rebuild for the first save: the designer saves again meanwhile
+            cards.write_text(cards.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        return 0
+
+    threading.Timer(0.3, lambda: cards.write_text(cards.read_text(encoding="utf-8").replace("Red 1", "Red One"),
+                                                  encoding="utf-8")).start()
+    watching = threading.Thread(target=run_watch, args=(data, build, ("alpha",)),
+                                kwargs={"interval": 0.1, "rounds": 2}, daemon=True)
+    watching.start()
+    watching.join(timeout=20)
+    assert not watching.is_alive(), "the save made during the rebuild was never rebuilt"
+    assert calls == [("alpha",), ("alpha",), ("alpha",)]

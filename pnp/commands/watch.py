@@ -46,8 +46,10 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[
         return 1
     folders = list(watched) if watched else [data]
     click.echo(f"watching {', '.join(str(f) for f in folders)} — save a file to rebuild; Ctrl-C to stop")
-    build(games)
+    # each snapshot is taken before the build it starts: a file saved while a build runs is a change
+    # the next round sees, not one the build's own snapshot swallows
     before = snapshot(folders)
+    build(games)
     done = 0
     try:
         while rounds is None or done < rounds:
@@ -63,7 +65,7 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[
                     names = tuple(sorted(g for g in changed if (data / g).is_dir())) if changed is not None else ()
                 click.echo(f"change in {', '.join(names) if names else 'data'}: rebuilding")
                 build(names)
-                before = snapshot(folders)
+                before = after
                 done += 1
             else:
                 before = after
