@@ -223,3 +223,19 @@ def test_a_file_saved_during_a_rebuild_is_rebuilt_after_it(tmp_path: Path, monke
     watching.join(timeout=20)
     assert not watching.is_alive(), "the save made during the rebuild was never rebuilt"
     assert calls == [("alpha",), ("alpha",), ("alpha",)]
+
+
+def test_editor_litter_is_no_input(data: Path, tmp_path: Path) -> None:
+    """A vim swap file, an editor backup or macOS's .DS_Store beside the card list changes nothing:
+    the outputs stay up to date and pnp watch does not wake."""
+    out = tmp_path / "out"
+    build(data, out, "--jobs", "1")
+    cards = data / "take-over-that-job" / "cards"
+    before = snapshot([data])
+    for name in (".numbers.csv.swp", "numbers.csv~", ".DS_Store"):
+        (cards / name).write_bytes(b"\0scratch")
+    (data / "take-over-that-job" / ".git").mkdir()
+    (data / "take-over-that-job" / ".git" / "index").write_bytes(b"scratch")
+    assert snapshot([data]) == before
+    second = build(data, out, "--jobs", "1")
+    assert "wrote 0 file(s)" in second and "3 up to date" in second

@@ -6,6 +6,7 @@ own up-to-date check then rebuilds only the outputs whose inputs changed.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,11 +17,22 @@ Snapshot = dict[Path, tuple[int, int]]
 
 
 def snapshot(folders: list[Path]) -> Snapshot:
+    """Size and time of every file a build reads; editor litter (swap files, backups) is no input,
+    and a file that vanishes while it is listed (an editor's temporary file) is simply not there."""
+    from pnp.load.game_folder import editor_litter
+
     state: Snapshot = {}
     for folder in folders:
-        for path in folder.rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts:
-                stat = path.stat()
+        for directory, subfolders, files in os.walk(folder):
+            subfolders[:] = [name for name in subfolders if name != "__pycache__" and not editor_litter(name)]
+            for name in files:
+                if editor_litter(name):
+                    continue
+                path = Path(directory, name)
+                try:
+                    stat = path.stat()
+                except FileNotFoundError:
+                    continue
                 state[path] = (stat.st_size, stat.st_mtime_ns)
     return state
 

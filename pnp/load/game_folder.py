@@ -45,6 +45,14 @@ def discover(data: Path) -> list[Path]:
     return sorted(p for p in data.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
 
 
+def editor_litter(name: str) -> bool:
+    """Files in a game folder that are no part of the game: hidden ones (a vim swap file
+    ``.deck.csv.swp``, macOS's ``.DS_Store``, ``.git``) and backups ending in ``~``. They come and go
+    while a designer edits; counted as inputs, each would make every output stale and wake
+    ``pnp watch``."""
+    return name.startswith(".") or name.endswith("~")
+
+
 def resolve_games(data: Path, names: tuple[str, ...], report: Report) -> list[Path]:
     """Map the user's game arguments to folders, reporting unknown ones.
 

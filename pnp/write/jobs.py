@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pnp.diagnostics import Report
 from pnp.load.digests import digest_all
+from pnp.load.game_folder import editor_litter
 from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
@@ -94,7 +95,7 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
         document_kinds = [kind for choice in what for kind in WHAT_DOCUMENTS.get(choice, ())]
     units: list[Unit] = []
     printed = [c for c in game.components.values() if c.printed and c.cards]
-    listing = files_in(game.path)  # once: a deck of 900 images is a long folder to list per job
+    listing = files_in(game.path, skip=editor_litter)  # once: a deck of 900 images is a long folder to list
     every_file = [game.path / relative for relative in listing]
     inputs_of = {component.id: card_inputs(game, component.id, listing) for component in printed}
     _hash_inputs(every_file)

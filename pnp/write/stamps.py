@@ -16,7 +16,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -51,7 +51,8 @@ def tool_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def files_in(folder: Path, skip_folders: Collection[str] = ()) -> list[str]:
+def files_in(folder: Path, skip_folders: Collection[str] = (),
+             skip: Callable[[str], bool] | None = None) -> list[str]:
     """Every file under ``folder`` as a relative path, ordered as sorted Paths would be.
 
     os.walk, not a glob of Path objects: a deck of 900 images is listed once per build unit,
@@ -59,7 +60,9 @@ def files_in(folder: Path, skip_folders: Collection[str] = ()) -> list[str]:
     """
     found = []
     for directory, subfolders, files in os.walk(folder):
-        subfolders[:] = [name for name in subfolders if name not in skip_folders]
+        subfolders[:] = [name for name in subfolders if name not in skip_folders and not (skip and skip(name))]
+        if skip is not None:
+            files = [name for name in files if not skip(name)]
         relative = os.path.relpath(directory, folder)
         found.extend(name if relative == "." else os.path.join(relative, name) for name in files)
     return sorted(found, key=lambda name: name.split(os.sep))  # Path(name).parts, without making Paths
