@@ -299,3 +299,17 @@ def test_a_new_game_in_a_language_pnp_cannot_write_gets_no_rule_texts(tmp_path: 
     assert code == 0 and not (tmp_path / "data" / "fr-game" / "rules").exists()
     code, output = run("check", "fr-game")
     assert code == 0 and "no rule texts yet" in output
+
+
+@pytest.mark.parametrize(("separator", "named"), [(";", "semicolons"), ("\t", "tabs")])
+def test_a_card_list_saved_with_semicolons_or_tabs_is_one_error_that_says_so(game: Path, separator: str,
+                                                                            named: str) -> None:
+    """Excel in many locales saves 'CSV' with semicolons. One error names the separator and the fix;
+    the deck is not then also counted as empty (10 declared, 0 found) and its grid as all missing."""
+    cards = game / "cards" / "deck.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(",", separator), encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert f"data/mini/cards/deck.csv:1: error: the card list's columns are separated by {named}" in output
+    assert "CSV UTF-8 (Comma delimited)" in output
+    assert "mini: FAILED — 1 error(s)" in output

@@ -258,8 +258,10 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
                     # not counted: its totals would only repeat the row errors
                     list_failed = csv_table is None or bool(csv_table.problems)
                     if csv_table is not None:
-                        cards = read_cards(csv_table, component_id, tuple(fields), game, report,
-                                           provisional=provisional is not None)
+                        read = read_cards(csv_table, component_id, tuple(fields), game, report,
+                                          provisional=provisional is not None)
+                        list_failed = list_failed or read is None
+                        cards = read or ()
         components[component_id] = Component(
             id=component_id,
             kind=kind,

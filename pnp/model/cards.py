@@ -25,14 +25,22 @@ TRUE_WORDS = {"yes", "y", "true", "1", "x", "provisional"}
 
 
 def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: Game, report: Report,
-               provisional: bool = False) -> tuple[Card, ...]:
+               provisional: bool = False) -> tuple[Card, ...] | None:
+    """The cards of a card list; None when its header makes it no card list at all (reported), so
+    the component's counts and grids are not checked against an empty deck as well."""
     languages = game.languages
     header_line = table.header_line
-    localised, plain = _classify_columns(table, fields, languages, report, header_line)
     if "id" not in table.header:
-        report.error("the card list has no 'id' column", table.path, header_line,
-                     "add an id column with a unique id per card")
-        return ()
+        separator = next((mark for mark in (";", "\t") if len(table.header) == 1 and mark in table.header[0]), None)
+        if separator is not None:
+            shown = "tabs" if separator == "\t" else "semicolons"
+            report.error(f"the card list's columns are separated by {shown}, not commas", table.path, header_line,
+                         "save it as CSV with commas (in Excel: 'CSV UTF-8 (Comma delimited)')")
+        else:
+            report.error("the card list has no 'id' column", table.path, header_line,
+                         "add an id column with a unique id per card")
+        return None
+    localised, plain = _classify_columns(table, fields, languages, report, header_line)
     _require_language_columns(table, localised, languages, report, header_line)
     cards = []
     for row in table.rows:
