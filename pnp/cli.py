@@ -33,6 +33,20 @@ def _data_option(function):
                         help=DATA_HELP)(function)
 
 
+def _games_languages_papers_what(function):
+    """What to build, the same for `pnp build` and `pnp watch`."""
+    for option in reversed([
+        click.argument("games", nargs=-1),
+        click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in)."),
+        click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
+                     help="Papers to build (default: a4 and letter)."),
+        click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
+                     help="Only these outputs (repeat for several; default: all), e.g. --what cards."),
+    ]):
+        function = option(function)
+    return function
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
 def cli() -> None:
@@ -78,12 +92,7 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
 
 @cli.command()
 @_data_option
-@click.argument("games", nargs=-1)
-@click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in).")
-@click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
-              help="Papers to build (default: a4 and letter).")
-@click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
-              help="Only these outputs (repeat for several; default: all).")
+@_games_languages_papers_what
 @click.option("--only", "only", multiple=True, metavar="CARD-ID",
               help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it.")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
@@ -141,12 +150,7 @@ def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tu
 
 @cli.command()
 @_data_option
-@click.argument("games", nargs=-1)
-@click.option("--lang", "languages", multiple=True, help="Languages to build (default: all).")
-@click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
-              help="Papers to build (default: a4 and letter).")
-@click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
-              help="Only these outputs (repeat for several; default: all), e.g. --what cards while drawing.")
+@_games_languages_papers_what
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
               help="Output folder.")
 def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
