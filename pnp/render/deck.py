@@ -204,7 +204,7 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     except (ImageFormatError, OSError) as exc:
         raise DataError(f"card {card.id!r}: image {src!r} cannot be read: {exc}", *location,
                         "save it again as PNG or JPEG") from None
-    pixels = (source.width, source.height)
+    pixels = source.shown_size
     element.values["src"] = path
     element.values["pixel_size"] = pixels
     box = _printed_box_mm(element.values, component)

@@ -60,6 +60,9 @@ ICC_CLASSES = {b"scnr", b"mntr", b"prtr", b"spac"}  # the device classes a PDF I
 ICC_HEADER = 128
 MAX_PROFILE = 64 << 20  # an iCCP chunk inflating to more than this is no profile worth trusting
 JPEG_ICC = b"ICC_PROFILE\0"  # APP2 payload: this, sequence number (from 1), count, profile piece
+JPEG_EXIF = b"Exif\0\0"  # APP1 payload: this, then a TIFF structure whose first IFD may hold Orientation
+EXIF_ORIENTATION = 0x0112
+QUARTER_TURNS = frozenset({5, 6, 7, 8})  # EXIF orientations that swap width and height
 RELATIVE_COLORIMETRIC = 1  # LittleCMS rendering intent; PDF's default for images, so decoded art matches
 
 
@@ -95,10 +98,17 @@ class SourceImage:
     entries: tuple[tuple[str, str], ...] = ()  # stream dictionary for pass-through
     ranges: tuple[tuple[int, int], ...] = ()  # (offset, length) of the bytes copied for pass-through
     profile: ProfileFacts | None = None  # pass-through only; ``entries`` then name ICC_REFERENCE
+    orientation: int = 1  # a JPEG's EXIF Orientation (1-8): how the stored pixels are turned for display
 
     @property
     def passes_through(self) -> bool:
         return self.decode_reason is None
+
+    @property
+    def shown_size(self) -> tuple[int, int]:
+        """Width and height as every photo viewer shows the picture: EXIF orientations 5 to 8 turn it
+        a quarter, so a phone's portrait photo stored landscape is a portrait card."""
+        return (self.height, self.width) if self.orientation in QUARTER_TURNS else (self.width, self.height)
 
 
 # ----------------------------------------------------------------------------- public API
@@ -106,7 +116,8 @@ class SourceImage:
 
 def draw_image(canvas, path: Path, pixel_size: tuple[int, int], x: float, y: float, w: float, h: float,
                fit: str = "cover", recompress: bool = False, max_dpi: float | None = None) -> None:
-    """Scale to cover (fill, cropping) or contain (fit whole) the box, centred.
+    """Scale to cover (fill, cropping) or contain (fit whole) the box, centred; ``pixel_size`` is the
+    picture's size as shown (:attr:`SourceImage.shown_size`).
 
     ``recompress`` trades speed for a smaller file: PNG data is inflated and deflated again at
     zlib level 9 (still lossless, no pixels decoded); JPEGs are always kept as they are.
@@ -116,28 +127,32 @@ def draw_image(canvas, path: Path, pixel_size: tuple[int, int], x: float, y: flo
     scale = (max if fit == "cover" else min)(w / image_w, h / image_h)
     draw_w, draw_h = image_w * scale, image_h * scale
     size = resampled_size(pixel_size, draw_w, max_dpi) if max_dpi else None
-    name = embed_image(canvas, Path(path), recompress, size)
+    name, orientation = embed_image(canvas, Path(path), recompress, size)
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x, y, w, h)
     canvas.clipPath(clip, stroke=0, fill=0)
-    draw_registered(canvas, name, x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h)
+    draw_registered(canvas, name, x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h, orientation)
     canvas.restoreState()
 
 
-def embed_image(canvas, path: Path, recompress: bool = False, size: tuple[int, int] | None = None) -> str:
-    """Register the file's image in the canvas's document (once) and return the name that draws it.
+def embed_image(canvas, path: Path, recompress: bool = False,
+                size: tuple[int, int] | None = None) -> tuple[str, int]:
+    """Register the file's image in the canvas's document (once): the name that draws it, and the EXIF
+    orientation its stream still has (a passed-through JPEG keeps its pixels as stored; pnp turns
+    what it decodes upright).
 
-    ``size``: the pixels to resample the image to, or None to embed it as it is.
+    ``size``: the pixels to resample the image to, as shown (after its orientation), or None.
     """
     source = inspect_image(path)
-    if size is not None and (size == (source.width, source.height) or not can_resample(source)):
+    if size is not None and (size == source.shown_size or not can_resample(source)):
         size = None
     key = source.digest[:32] + ("z" if recompress and source.kind != "jpeg" else "")
     if size is not None:
         key += f"r{size[0]}x{size[1]}"
     colour, mask = image_streams(source, recompress, size)
-    return register_image(canvas, key, colour, mask)
+    passed_through = size is None and source.passes_through
+    return register_image(canvas, key, colour, mask), source.orientation if passed_through else 1
 
 
 def decode_ahead(requests: Iterable[tuple[Path, tuple[int, int] | None]], recompress: bool = False) -> None:
@@ -301,13 +316,13 @@ def _remembered_facts(digest: str) -> tuple | None:
             _facts_from = path
         entry = _FACTS.get(digest)
     try:
-        kind, width, height, reason, entries, ranges, profile = entry
+        kind, width, height, reason, entries, ranges, profile, orientation = entry
         if profile is not None:
             profile_digest, components, flate, profile_ranges, version = profile
             profile = ProfileFacts(str(profile_digest), int(components), bool(flate),
                                    tuple((int(o), int(n)) for o, n in profile_ranges), int(version))
         return (kind, int(width), int(height), reason, tuple((str(k), str(v)) for k, v in entries),
-                tuple((int(o), int(n)) for o, n in ranges), profile)
+                tuple((int(o), int(n)) for o, n in ranges), profile, int(orientation))
     except (TypeError, ValueError):
         return None
 
@@ -317,7 +332,8 @@ def _remember_facts(source: SourceImage) -> None:
     entry = [source.kind, source.width, source.height, source.decode_reason,
              [list(e) for e in source.entries], [list(r) for r in source.ranges],
              None if profile is None else [profile.digest, profile.components, profile.flate,
-                                           [list(r) for r in profile.ranges], profile.version]]
+                                           [list(r) for r in profile.ranges], profile.version],
+             source.orientation]
     with _LOCK:
         _FACTS[source.digest] = entry
         _NEW_FACTS[source.digest] = entry
@@ -354,7 +370,7 @@ _SOURCES: dict[str, SourceImage] = {}
 _FACTS: dict[str, list] = {}  # content digest -> facts, as remembered in FACTS_NAME
 _NEW_FACTS: dict[str, list] = {}
 _facts_from: Path | None = None
-FACTS_NAME = "image-facts-v3.json"  # v2: the embedded ICC profile; v3: its ICC version
+FACTS_NAME = "image-facts-v4.json"  # v2: the embedded ICC profile; v3: its ICC version; v4: EXIF orientation
 PRUNE_FACTS_ABOVE = 5_000  # read on every build that draws art: past this, a save keeps only live contents
 MAX_FACTS = 100_000
 _MADE: dict[tuple[str, bool, tuple[int, int] | None], tuple[ImageStream, ImageStream | None]] = {}
@@ -508,7 +524,7 @@ def _analyse_jpeg(path: Path, data: bytes, digest: str, signature: tuple[int, in
 
     The markers are read up to the first scan, so APP2 profile pieces after the frame header count too.
     """
-    position, adobe, frame = 2, False, None
+    position, adobe, frame, orientation = 2, False, None, 1
     icc: list[tuple[int, int, int, int]] = []  # (sequence number, count, offset, length) of profile pieces
     while position + 4 <= len(data):
         if data[position] != 0xFF:
@@ -526,6 +542,8 @@ def _analyse_jpeg(path: Path, data: bytes, digest: str, signature: tuple[int, in
         segment = data[position + 4:position + 2 + length]
         if marker == 0xEE and segment.startswith(b"Adobe"):
             adobe = True
+        elif marker == 0xE1 and segment.startswith(JPEG_EXIF) and orientation == 1:
+            orientation = _exif_orientation(segment[len(JPEG_EXIF):])
         elif marker == 0xE2 and segment.startswith(JPEG_ICC) and len(segment) > len(JPEG_ICC) + 2:
             skip = len(JPEG_ICC) + 2
             icc.append((segment[skip - 2], segment[skip - 1], position + 4 + skip, len(segment) - skip))
@@ -538,7 +556,8 @@ def _analyse_jpeg(path: Path, data: bytes, digest: str, signature: tuple[int, in
         return None
     marker, precision, height, width, components = frame
     if marker in SOF_OTHER or precision != 8 or components not in (1, 3, 4):
-        return SourceImage(path, digest, signature, "jpeg", width, height, "JPEG coding PDF lacks")
+        return SourceImage(path, digest, signature, "jpeg", width, height, "JPEG coding PDF lacks",
+                           orientation=orientation)
     profile = _jpeg_profile(data, icc, components)
     space = {1: "/DeviceGray", 3: "/DeviceRGB", 4: "/DeviceCMYK"}[components]
     if profile is not None:
@@ -547,7 +566,27 @@ def _analyse_jpeg(path: Path, data: bytes, digest: str, signature: tuple[int, in
     if components == 4 and adobe:  # Adobe writes CMYK inverted; Pillow reads it so too
         entries.append(("Decode", "[1 0 1 0 1 0 1 0]"))
     return SourceImage(path, digest, signature, "jpeg", width, height, None, tuple(entries),
-                       ((0, len(data)),), profile)
+                       ((0, len(data)),), profile, orientation)
+
+
+def _exif_orientation(tiff: bytes) -> int:
+    """The Orientation tag of an Exif block's first IFD (1 to 8); 1 when absent or unreadable.
+
+    A TIFF structure: byte order (``II`` little-endian, ``MM`` big-endian), 42, the first IFD's
+    offset; an IFD is a count and 12-byte entries (tag, type, count, value), a SHORT value first.
+    """
+    if len(tiff) < 8 or tiff[:2] not in (b"II", b"MM"):
+        return 1
+    order = "<" if tiff[:2] == b"II" else ">"
+    (ifd,) = struct.unpack(order + "I", tiff[4:8])
+    if ifd + 2 > len(tiff):
+        return 1
+    (count,) = struct.unpack(order + "H", tiff[ifd:ifd + 2])
+    for entry in range(ifd + 2, min(ifd + 2 + 12 * count, len(tiff) - 11), 12):
+        tag, kind, _, value = struct.unpack(order + "HHIH", tiff[entry:entry + 10])
+        if tag == EXIF_ORIENTATION and kind == 3:  # SHORT
+            return value if 1 <= value <= 8 else 1
+    return 1
 
 
 def _jpeg_profile(data: bytes, pieces: list[tuple[int, int, int, int]], components: int) -> ProfileFacts | None:
@@ -623,8 +662,9 @@ def _decoded(source: SourceImage, recompress: bool,
     level = RECOMPRESS_LEVEL if recompress else DEFAULT_LEVEL
     _unchanged(source)
     try:
-        with Image.open(source.path) as image:
-            image.load()
+        with Image.open(source.path) as opened:
+            opened.load()
+            image = _upright(opened, source.orientation)
             alpha = _alpha(image)
             colour, profile = _colour(image)
             if size is not None:
@@ -644,6 +684,18 @@ def _decoded(source: SourceImage, recompress: bool,
         colour_stream = _flate_stream(colour, space, level)
     mask_stream = _flate_stream(alpha, "/DeviceGray", level) if alpha is not None else None
     return colour_stream, mask_stream
+
+
+def _upright(image: Image.Image, orientation: int) -> Image.Image:
+    """The pixels as shown: decoded art is stored upright, since only a passed-through stream can be
+    turned where it is drawn. Only the JPEG orientation pnp read counts, so a picture looks the same
+    whether it passes through or is decoded."""
+    from PIL import Image
+
+    turns = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+             5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
+             8: Image.Transpose.ROTATE_90}
+    return image.transpose(turns[orientation]) if orientation in turns else image
 
 
 def _flate_stream(image: Image.Image, space: str, level: int) -> ImageStream:

@@ -321,12 +321,24 @@ def register_image(canvas, key: str, colour: ImageStream, mask: ImageStream | No
     return name
 
 
-def draw_registered(canvas, name: str, x: float, y: float, width: float, height: float) -> None:
-    """Paint a registered image into the rectangle: the same operators reportlab's drawImage writes."""
+#: EXIF orientation -> the matrix that turns the unit square an image fills, so the stored pixels show
+#: as a photo viewer shows them (2 and 4 mirror, 3 turns half, 6 and 8 a quarter, 5 and 7 transpose)
+ORIENTATION_MATRICES = {
+    1: (1, 0, 0, 1, 0, 0), 2: (-1, 0, 0, 1, 1, 0), 3: (-1, 0, 0, -1, 1, 1), 4: (1, 0, 0, -1, 0, 1),
+    5: (0, -1, -1, 0, 1, 1), 6: (0, -1, 1, 0, 0, 1), 7: (0, 1, 1, 0, 0, 0), 8: (0, 1, -1, 0, 1, 0),
+}
+
+
+def draw_registered(canvas, name: str, x: float, y: float, width: float, height: float,
+                    orientation: int = 1) -> None:
+    """Paint a registered image into the rectangle: the same operators reportlab's drawImage writes,
+    turned for its EXIF ``orientation`` (the rectangle is the picture as shown)."""
     canvas._currentPageHasImages = 1  # reportlab lists the image procedure sets for such pages
     canvas.saveState()
     canvas.translate(x, y)
     canvas.scale(width, height)
+    if orientation != 1:
+        canvas.transform(*ORIENTATION_MATRICES[orientation])
     canvas.doForm(name)
     canvas.restoreState()
 

@@ -1,0 +1,91 @@
+"""Phone photos and scans: a JPEG's EXIF Orientation says how its stored pixels are turned for display.
+
+Every photo viewer honours it and a PDF does not, so a portrait photo stored landscape printed on its
+side. The expected picture comes from Pillow's own reading of the tag (``ImageOps.exif_transpose``),
+saved upright as a PNG and drawn in the same box.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageOps
+from test_images import BOX, image_objects, ours, pdf_with, raster
+
+from pnp.render import images
+from pnp.render.images import inspect_image
+
+QUADRANTS = ((220, 30, 30), (30, 160, 30), (30, 30, 220), (230, 200, 40))  # top-left, top-right, bottom-left, -right
+
+
+def stored(path: Path, orientation: int) -> Path:
+    """A 60 x 40 picture of four solid quadrants, saved as a JPEG whose EXIF says ``orientation``."""
+    image = Image.new("RGB", (60, 40))
+    for index, colour in enumerate(QUADRANTS):
+        left, top = (index % 2) * 30, (index // 2) * 20
+        image.paste(colour, (left, top, left + 30, top + 20))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    image.save(path, quality=95, exif=exif.tobytes())
+    return path
+
+
+def quadrant_colours(page: Image.Image) -> list[tuple[int, int, int]]:
+    """The colours at the middle of each quarter of the box (the tests draw at scale 2, y down)."""
+    x, y, w, h = BOX
+    points = [(x + w * fx, y + h * fy) for fy in (0.75, 0.25) for fx in (0.25, 0.75)]  # top row first
+    return [page.getpixel((round(px * 2), round((180 - py) * 2))) for px, py in points]
+
+
+def close(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+    return max(abs(i - j) for i, j in zip(a, b, strict=True)) <= 24
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_passed_through_jpeg_prints_as_a_photo_viewer_shows_it(tmp_path: Path, orientation: int) -> None:
+    path = stored(tmp_path / f"o{orientation}.jpg", orientation)
+    source = inspect_image(path)
+    assert source.passes_through and source.orientation == orientation
+    with Image.open(path) as opened:
+        upright = ImageOps.exif_transpose(opened)
+    assert source.shown_size == upright.size
+    upright.save(tmp_path / "upright.png")
+    ours_page = raster(pdf_with(tmp_path, "ours.pdf", ours(path, source.shown_size)))
+    expected = raster(pdf_with(tmp_path, "expected.pdf", ours(tmp_path / "upright.png", upright.size)))
+    got, want = quadrant_colours(ours_page), quadrant_colours(expected)
+    assert all(close(g, w) for g, w in zip(got, want, strict=True)), (got, want)
+    assert len({colour for colour in want}) == 4  # the four points do see four different quadrants
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_decoded_art_is_turned_upright_before_it_is_resampled(tmp_path: Path, orientation: int) -> None:
+    """--max-dpi decodes the JPEG (here it prints at 18 to 24 dpi in the box, the limit is 9): the
+    stored stream is then upright, smaller, in the shown proportions."""
+    path = stored(tmp_path / "big.jpg", orientation)
+    source = inspect_image(path)
+    with Image.open(path) as opened:
+        upright = ImageOps.exif_transpose(opened)
+    upright.save(tmp_path / "upright.png")
+    small = pdf_with(tmp_path, "small.pdf", ours(path, source.shown_size, max_dpi=9))
+    (image,) = image_objects(small)
+    shown_w, shown_h = source.shown_size
+    assert image["/Width"] < shown_w and abs(image["/Width"] * shown_h / shown_w - image["/Height"]) <= 1
+    resampled = raster(small)
+    expected = raster(pdf_with(tmp_path, "expected.pdf", ours(tmp_path / "upright.png", upright.size)))
+    got, want = quadrant_colours(resampled), quadrant_colours(expected)
+    assert all(close(g, w) for g, w in zip(got, want, strict=True)), (got, want)
+
+
+def test_the_orientation_is_remembered_with_the_other_facts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    path = stored(tmp_path / "turned.jpg", 6)
+    assert inspect_image(path).orientation == 6
+    images.save_image_facts()
+    images._SOURCES.clear()
+    monkeypatch.setattr(images, "_analyse", lambda *args: pytest.fail("the file was read again"))
+    from pnp.load import digests
+
+    digests.save_digests()
+    again = inspect_image(path)
+    assert again.orientation == 6 and again.shown_size == (40, 60)
