@@ -224,3 +224,18 @@ def test_sheet_warnings_are_reported_and_repeated_by_a_skipped_build(tmp_path: P
     second = build(tmp_path)
     assert "wrote 0 file(s)" in second.output and "1 up to date" in second.output
     assert second.output.count(warning) == 1 and second.output.count(low_dpi) == 1
+
+
+def test_art_drawn_without_bleed_is_one_warning_for_the_deck(tmp_path: Path) -> None:
+    """750 x 1050 px has the poker card's proportions (63.5 : 88.9), so it was drawn to the cut line:
+    one warning for the component names the cards and the size to export; art with bleed (821 x 1121)
+    gets none."""
+    game = make_game(tmp_path, ["a,1,art/a.png", "b,1,art/b.png", "c,1,art/c.png"], 3)
+    for name in "ab":
+        art(game / "art" / f"{name}.png", (200, 30, 30), size=(750, 1050))
+    art(game / "art" / "c.png", (30, 30, 200))  # FULL_ART: with its bleed
+    result = run(tmp_path, "check")
+    warnings = [line for line in result.output.splitlines() if "drawn without bleed" in line]
+    assert len(warnings) == 1, result.output
+    assert "the art of 2 card(s) ('a', 'b')" in warnings[0] and "'c'" not in warnings[0]
+    assert "69.5 × 94.9 mm (821 × 1121 pixels at 300 dpi)" in result.output

@@ -110,8 +110,49 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                 size = component.trim_mm
                 face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
+        _warn_art_without_bleed(game, result, report)
         bound[component.id] = result
     return bound
+
+
+NO_BLEED_TOLERANCE = 0.005  # proportions within half a percent of the trim's: drawn to the cut line
+
+
+def _warn_art_without_bleed(game: Game, bound: BoundComponent, report: Report) -> None:
+    """One warning per component for full-card pictures drawn to the trim, without bleed.
+
+    Such art has the card's proportions (63.5 : 88.9), not the bleed's (69.5 : 94.9): covering the
+    bleed enlarges it by a tenth, and the cut takes about 3 mm of every edge, with whatever the
+    designer put there. Art of any other shape is left alone; it was never meant to fit exactly.
+    """
+    from pnp.render.images import art_bleed_mm
+
+    trim_w, trim_h = bound.component.trim_mm
+    grow = 2 * art_bleed_mm(0.0)
+    cards = [card.card.id for card in bound.cards for element in card.face
+             if element.type == "image" and element.values.get("bleed") and not element.values.get("vector")
+             and _fills_card(element.values, bound.component)
+             and abs(_ratio(element.values["pixel_size"]) / (trim_w / trim_h) - 1) < NO_BLEED_TOLERANCE]
+    if not cards:
+        return
+    shown = ", ".join(repr(card) for card in cards[:4]) + (f" and {len(cards) - 4} more" if len(cards) > 4 else "")
+    report.warning(f"component {bound.component.id!r}: the art of {len(cards)} card(s) ({shown}) has the card's "
+                   f"proportions, drawn without bleed: it is enlarged to cover the bleed, so about "
+                   f"{grow / 2:g} mm of each edge is cut off", *where(bound.component.source),
+                   f"export the art with {grow / 2:g} mm bleed on every side: {trim_w + grow:g} × {trim_h + grow:g} mm "
+                   f"({math.ceil((trim_w + grow) / 25.4 * MIN_DPI)} × {math.ceil((trim_h + grow) / 25.4 * MIN_DPI)} "
+                   f"pixels at {MIN_DPI} dpi)")
+
+
+def _fills_card(values: dict, component: Component) -> bool:
+    card_w, card_h = component.trim_mm
+    x, y = values.get("x", 0.0), values.get("y", 0.0)
+    w, h = values.get("w", card_w), values.get("h", card_h)
+    return abs(x) < 0.01 and abs(y) < 0.01 and abs(w - card_w) < 0.01 and abs(h - card_h) < 0.01
+
+
+def _ratio(size: tuple[int, int]) -> float:
+    return size[0] / size[1]
 
 
 def _check_elements(game: Game, component: Component, card: Card, layout: Layout, elements: list[Resolved],
