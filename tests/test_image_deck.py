@@ -239,3 +239,18 @@ def test_art_drawn_without_bleed_is_one_warning_for_the_deck(tmp_path: Path) -> 
     assert len(warnings) == 1, result.output
     assert "the art of 2 card(s) ('a', 'b')" in warnings[0] and "'c'" not in warnings[0]
     assert "69.5 × 94.9 mm (821 × 1121 pixels at 300 dpi)" in result.output
+
+
+def test_a_deck_of_low_resolution_art_is_one_warning_not_one_per_card(tmp_path: Path) -> None:
+    """Seven cards at 146 dpi: one warning for the component, naming four cards and the count, the
+    lowest picture and the pixels it needs (five or fewer are still reported card by card)."""
+    rows = [f"c{n},1,art/c{n}.png" for n in range(7)]
+    game = make_game(tmp_path, rows, 7)
+    for n in range(7):
+        art(game / "art" / f"c{n}.png", (0, 0, 0), size=(400, 560))
+    result = run(tmp_path, "check")
+    assert result.exit_code == 0
+    lines = [line for line in result.output.splitlines() if "dpi" in line and "warning" in line]
+    assert len(lines) == 1, result.output
+    assert "the art of 7 card(s) prints below 300 dpi ('c0', 'c1', 'c2', 'c3' and 3 more)" in lines[0]
+    assert "at 146 dpi" in lines[0] and "821 × 1121 pixels for its 69.5 × 94.9 mm box" in result.output

@@ -110,9 +110,37 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                 size = component.trim_mm
                 face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
+        _warn_low_resolution(result, report)
         _warn_art_without_bleed(game, result, report)
         bound[component.id] = result
     return bound
+
+
+LOW_DPI_LISTED = 5  # more cards than this below MIN_DPI: one warning for the deck, not one per card
+
+
+def _warn_low_resolution(bound: BoundComponent, report: Report) -> None:
+    """Art that prints below MIN_DPI: a warning per card, or one for the deck when there are more than
+    LOW_DPI_LISTED (a deck exported at 150 dpi would otherwise bury the report under 900 of them)."""
+    found = [(card, *element.values["low_dpi"]) for card in bound.cards for element in card.face + card.back
+             if "low_dpi" in element.values]
+    if not found:
+        return
+
+    def need(box: tuple[float, float]) -> str:
+        return (f"supply at least {math.ceil(box[0] / 25.4 * MIN_DPI)} × {math.ceil(box[1] / 25.4 * MIN_DPI)} "
+                f"pixels for its {box[0]:g} × {box[1]:g} mm box")
+
+    if len(found) <= LOW_DPI_LISTED:
+        for card, src, dpi, box in found:
+            report.warning(f"card {card.card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})",
+                           *where(card.card.source), need(box))
+        return
+    card, src, dpi, box = min(found, key=lambda item: item[2])
+    ids = [item[0].card.id for item in found]
+    shown = ", ".join(repr(i) for i in ids[:4]) + f" and {len(ids) - 4} more"
+    report.warning(f"component {bound.component.id!r}: the art of {len(found)} card(s) prints below {MIN_DPI} dpi "
+                   f"({shown}); the lowest is {src!r} at {dpi:.0f} dpi", *where(card.card.source), need(box))
 
 
 NO_BLEED_TOLERANCE = 0.005  # proportions within half a percent of the trim's: drawn to the cut line
@@ -251,9 +279,7 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     box = _printed_box_mm(element.values, component)
     dpi = printed_dpi(pixels, box, element.values.get("fit", "cover"))
     if dpi < MIN_DPI - 0.5:
-        need = f"{math.ceil(box[0] / 25.4 * MIN_DPI)} × {math.ceil(box[1] / 25.4 * MIN_DPI)}"
-        report.warning(f"card {card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})", *location,
-                       f"supply at least {need} pixels for its {box[0]:g} × {box[1]:g} mm box")
+        element.values["low_dpi"] = (src, dpi, box)  # reported per deck by _warn_low_resolution
 
 
 def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
