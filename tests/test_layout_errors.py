@@ -382,3 +382,17 @@ def test_a_games_own_layout_replaces_the_built_in_one_of_that_name(tmp_path: Pat
     back = library.get("default-back")
     assert back is not None and [e.type for e in back.elements] == ["rect"]
     assert library.names().count("default-back") == 1
+
+
+def test_an_editors_hidden_copy_of_a_layout_is_no_layout(tmp_path: Path) -> None:
+    """`layouts/.my-face.toml` (an editor's backup, broken mid-edit) is neither loaded nor checked."""
+    from pnp.diagnostics import Report
+    from pnp.render.layout import load_library
+
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / ".my-face.toml").write_text("[[element]\ntype = ", encoding="utf-8")
+    (tmp_path / "layouts" / "my-face.toml").write_text('[[element]]\ntype = "rect"\n', encoding="utf-8")
+    report = Report()
+    library = load_library(tmp_path, report)
+    assert report.diagnostics == [] and library.get("my-face") is not None
+    assert ".my-face" not in library.names()

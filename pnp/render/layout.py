@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import DataError, Report
+from pnp.load.game_folder import editor_litter
 from pnp.load.toml_lines import TomlDoc, load_toml, parse_toml
 from pnp.model.fields import closest
 from pnp.resources import templates_root
@@ -120,6 +121,8 @@ def load_library(game_path: Path | None, report: Report) -> LayoutLibrary:
     library = LayoutLibrary(unparsed_builtins=builtin_layout_files())
     if game_path is not None and (game_path / "layouts").is_dir():
         for path in sorted((game_path / "layouts").glob("*.toml")):
+            if editor_litter(path.name):
+                continue  # an editor's hidden copy is no layout, and no input of the build either
             library.unparsed_builtins.pop(path.stem, None)  # the game's own layout of that name wins
             try:
                 doc = load_toml(path)
