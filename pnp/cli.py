@@ -84,7 +84,7 @@ def list_games(data: Path | None, lang: str) -> None:
 @click.option("--lang", "languages", multiple=True, default=("en",), show_default=True,
               help="Languages the game ships in (repeat for several; the first is the source).")
 def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
-    """Start a new game folder with a commented manifest and a card list."""
+    """Start a new game folder: a commented manifest, a card list and (English, Japanese) rule texts."""
     from pnp.commands.scaffold import run_new
 
     sys.exit(run_new(data, game_id, languages))
