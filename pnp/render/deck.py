@@ -110,8 +110,8 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                 size = component.trim_mm
                 face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
-        _warn_low_resolution(result, report)
-        _warn_art_without_bleed(game, result, report)
+        _warn_low_resolution(game, result, report)
+        _warn_art_without_bleed(result, report)
         bound[component.id] = result
     return bound
 
@@ -119,44 +119,63 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
 LOW_DPI_LISTED = 5  # more cards than this below MIN_DPI: one warning for the deck, not one per card
 
 
-def _warn_low_resolution(bound: BoundComponent, report: Report) -> None:
+def _warn_low_resolution(game: Game, bound: BoundComponent, report: Report) -> None:
     """Art that prints below MIN_DPI: a warning per card, or one for the deck when there are more than
     LOW_DPI_LISTED (a deck exported at 150 dpi would otherwise bury the report under 900 of them)."""
-    found = [(card, *element.values["low_dpi"]) for card in bound.cards for element in card.face + card.back
-             if "low_dpi" in element.values]
+    from pnp.render.images import printed_dpi
+
+    found = []
+    for card in bound.cards:
+        for element in (*card.face, *card.back):
+            values = element.values
+            if element.type != "image" or values.get("vector") or "pixel_size" not in values:
+                continue
+            box = _printed_box_mm(values, bound.component)
+            dpi = printed_dpi(values["pixel_size"], box, values.get("fit", "cover"))
+            if dpi < MIN_DPI - 0.5:
+                found.append((card, _in_game(game, values["src"]), dpi, box))
     if not found:
         return
 
     def need(box: tuple[float, float]) -> str:
-        return (f"supply at least {math.ceil(box[0] / 25.4 * MIN_DPI)} × {math.ceil(box[1] / 25.4 * MIN_DPI)} "
-                f"pixels for its {box[0]:g} × {box[1]:g} mm box")
+        return f"supply at least {_pixels_at_min_dpi(*box)} pixels for its {box[0]:g} × {box[1]:g} mm box"
 
     if len(found) <= LOW_DPI_LISTED:
         for card, src, dpi, box in found:
             report.warning(f"card {card.card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})",
                            *where(card.card.source), need(box))
         return
-    card, src, dpi, box = min(found, key=lambda item: item[2])
+    _, src, dpi, box = min(found, key=lambda item: item[2])
     ids = [item[0].card.id for item in found]
     shown = ", ".join(repr(i) for i in ids[:4]) + f" and {len(ids) - 4} more"
     report.warning(f"component {bound.component.id!r}: the art of {len(found)} card(s) prints below {MIN_DPI} dpi "
-                   f"({shown}); the lowest is {src!r} at {dpi:.0f} dpi", *where(card.card.source), need(box))
+                   f"({shown}); the lowest is {src!r} at {dpi:.0f} dpi", *where(bound.component.source), need(box))
+
+
+def _in_game(game: Game, path: Path) -> str:
+    """A picture's path as the card list or layout would write it: inside the game folder (image
+    paths are resolved, see bind.image_path, so the folder is too)."""
+    folder = game.path.resolve()
+    return Path(path).relative_to(folder).as_posix() if Path(path).is_relative_to(folder) else str(path)
+
+
+def _pixels_at_min_dpi(width_mm: float, height_mm: float) -> str:
+    return f"{math.ceil(width_mm / 25.4 * MIN_DPI)} × {math.ceil(height_mm / 25.4 * MIN_DPI)}"
 
 
 NO_BLEED_TOLERANCE = 0.005  # proportions within half a percent of the trim's: drawn to the cut line
 
 
-def _warn_art_without_bleed(game: Game, bound: BoundComponent, report: Report) -> None:
+def _warn_art_without_bleed(bound: BoundComponent, report: Report) -> None:
     """One warning per component for full-card pictures drawn to the trim, without bleed.
 
     Such art has the card's proportions (63.5 : 88.9), not the bleed's (69.5 : 94.9): covering the
     bleed enlarges it by a tenth, and the cut takes about 3 mm of every edge, with whatever the
     designer put there. Art of any other shape is left alone; it was never meant to fit exactly.
     """
-    from pnp.render.images import art_bleed_mm
+    from pnp.render.images import ART_BLEED_MM
 
     trim_w, trim_h = bound.component.trim_mm
-    grow = 2 * art_bleed_mm(0.0)
     cards = [card.card.id for card in bound.cards for element in card.face
              if element.type == "image" and element.values.get("bleed") and not element.values.get("vector")
              and _fills_card(element.values, bound.component)
@@ -164,12 +183,12 @@ def _warn_art_without_bleed(game: Game, bound: BoundComponent, report: Report) -
     if not cards:
         return
     shown = ", ".join(repr(card) for card in cards[:4]) + (f" and {len(cards) - 4} more" if len(cards) > 4 else "")
+    art_w, art_h = trim_w + 2 * ART_BLEED_MM, trim_h + 2 * ART_BLEED_MM
     report.warning(f"component {bound.component.id!r}: the art of {len(cards)} card(s) ({shown}) has the card's "
                    f"proportions, drawn without bleed: it is enlarged to cover the bleed, so about "
-                   f"{grow / 2:g} mm of each edge is cut off", *where(bound.component.source),
-                   f"export the art with {grow / 2:g} mm bleed on every side: {trim_w + grow:g} × {trim_h + grow:g} mm "
-                   f"({math.ceil((trim_w + grow) / 25.4 * MIN_DPI)} × {math.ceil((trim_h + grow) / 25.4 * MIN_DPI)} "
-                   f"pixels at {MIN_DPI} dpi)")
+                   f"{ART_BLEED_MM:g} mm of each edge is cut off", *where(bound.component.source),
+                   f"export the art with {ART_BLEED_MM:g} mm bleed on every side: {art_w:g} × {art_h:g} mm "
+                   f"({_pixels_at_min_dpi(art_w, art_h)} pixels at {MIN_DPI} dpi)")
 
 
 def _fills_card(values: dict, component: Component) -> bool:
@@ -249,7 +268,7 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     a designer can drop art in a folder without naming each file in the card list.
     """
     # the image modules load with the first deck that has art, not with every build
-    from pnp.render.images import ImageFormatError, inspect_image, printed_dpi
+    from pnp.render.images import ImageFormatError, inspect_image
     from pnp.render.vector_art import load_svg
 
     location = where(card.source)
@@ -276,10 +295,7 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     pixels = source.shown_size
     element.values["src"] = path
     element.values["pixel_size"] = pixels
-    box = _printed_box_mm(element.values, component)
-    dpi = printed_dpi(pixels, box, element.values.get("fit", "cover"))
-    if dpi < MIN_DPI - 0.5:
-        element.values["low_dpi"] = (src, dpi, box)  # reported per deck by _warn_low_resolution
+    # its resolution is judged per deck, in _warn_low_resolution
 
 
 def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
