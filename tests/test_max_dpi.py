@@ -125,15 +125,25 @@ def test_cmyk_jpeg_keeps_its_pixels(tmp_path):
     assert image.get_data() == source.read_bytes()
 
 
-def test_build_option_rebuilds_and_shrinks_an_image_deck(tmp_path):
+def picture_game(tmp_path: Path, names: str, alpha: bool) -> Path:
+    """A data folder with one game of a card per letter of ``names``, each its own picture at 600 dpi
+    (69.5 x 94.9 mm, poker with bleed), the pictures a pixel apart."""
     data = tmp_path / "data"
     game = data / "art-deck"
     (game / "cards").mkdir(parents=True)
     (game / "images").mkdir()
-    (game / "game.toml").write_text(MANIFEST.format(count=2), encoding="utf-8")
-    (game / "cards" / "deck.csv").write_text("id,count,image\na,1,\nb,1,\n", encoding="utf-8")
-    for name in ("a", "b"):  # 69.5 × 94.9 mm at 600 dpi
-        picture(size=(1642, 2242)).save(game / "images" / f"{name}.png")
+    (game / "game.toml").write_text(MANIFEST.format(count=len(names)), encoding="utf-8")
+    rows = "".join(f"{name},1,\n" for name in names)
+    (game / "cards" / "deck.csv").write_text("id,count,image\n" + rows, encoding="utf-8")
+    for index, name in enumerate(names):
+        art = picture(size=(1642, 2242)).convert("RGBA" if alpha else "RGB")
+        art.putpixel((index, index), (0, 0, 0, 0) if alpha else (0, 0, 0))
+        art.save(game / "images" / f"{name}.png")
+    return data
+
+
+def test_build_option_rebuilds_and_shrinks_an_image_deck(tmp_path):
+    data = picture_game(tmp_path, "ab", alpha=False)
     out = tmp_path / "out"
 
     def build(*extra: str) -> str:
@@ -153,21 +163,6 @@ def test_build_option_rebuilds_and_shrinks_an_image_deck(tmp_path):
     assert pdf.stat().st_size < full.stat().st_size / 2
 
 
-def three_picture_game(tmp_path: Path, alpha: bool) -> Path:
-    """A data folder with one game of three cards, each its own 600 dpi picture (a pixel apart)."""
-    data = tmp_path / "data"
-    game = data / "art-deck"
-    (game / "cards").mkdir(parents=True)
-    (game / "images").mkdir()
-    (game / "game.toml").write_text(MANIFEST.format(count=3), encoding="utf-8")
-    (game / "cards" / "deck.csv").write_text("id,count,image\na,1,\nb,1,\nc,1,\n", encoding="utf-8")
-    for index, name in enumerate("abc"):
-        art = picture(size=(1642, 2242)).convert("RGBA" if alpha else "RGB")
-        art.putpixel((index, index), (0, 0, 0, 0) if alpha else (0, 0, 0))
-        art.save(game / "images" / f"{name}.png")
-    return data
-
-
 def record_decodes(monkeypatch) -> list[tuple]:
     """(digest, size) of every picture decoded from here on."""
     from pnp.render import images
@@ -184,7 +179,7 @@ def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, mon
     and the PDF is byte for byte the one drawing alone makes."""
     from pnp.render import deck, images
 
-    data = three_picture_game(tmp_path, alpha=True)  # alpha: decoded even without --max-dpi
+    data = picture_game(tmp_path, "abc", alpha=True)  # alpha: decoded even without --max-dpi
     decoded = record_decodes(monkeypatch)
 
     def build(out: Path) -> bytes:
@@ -208,7 +203,7 @@ def test_a_wider_sheet_bleed_scales_every_card_alike_and_decodes_each_picture_on
     scaled by where they sat, and each picture was resampled again at its slot's size."""
     from pnp.render import images
 
-    data = three_picture_game(tmp_path, alpha=False)
+    data = picture_game(tmp_path, "abc", alpha=False)
     decoded = record_decodes(monkeypatch)
     images._MADE.clear()
     result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(tmp_path / "out"), "--what",
