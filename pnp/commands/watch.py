@@ -39,9 +39,8 @@ def snapshot(folders: list[Path]) -> Snapshot:
 
 def changed_games(before: Snapshot, after: Snapshot, data: Path) -> set[str] | None:
     """Game ids whose folders changed; None when something outside a game changed (rebuild all)."""
-    touched = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
     games: set[str] = set()
-    for path in touched:
+    for path in _touched(before, after):
         try:
             games.add(path.relative_to(data).parts[0])
         except (ValueError, IndexError):
@@ -68,22 +67,27 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[
             time.sleep(interval)
             after = snapshot(folders)
             if after != before:
-                if watched:
-                    touched = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-                    names = tuple(name for folder, name in watched.items()
-                                  if any(folder in path.parents for path in touched))
-                else:
-                    changed = changed_games(before, after, data)
-                    names = tuple(sorted(g for g in changed if (data / g).is_dir())) if changed is not None else ()
+                names = _to_rebuild(before, after, data, watched)
                 click.echo(f"change in {', '.join(names) if names else 'data'}: rebuilding")
                 build(names)
-                before = after
                 done += 1
-            else:
-                before = after
+            before = after
     except KeyboardInterrupt:
         click.echo("stopped watching")
     return 0
+
+
+def _touched(before: Snapshot, after: Snapshot) -> set[Path]:
+    return {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+
+
+def _to_rebuild(before: Snapshot, after: Snapshot, data: Path, watched: dict[Path, str]) -> tuple[str, ...]:
+    """The games a change asks to rebuild, as the build takes them; () for every game."""
+    if watched:
+        touched = _touched(before, after)
+        return tuple(name for folder, name in watched.items() if any(folder in path.parents for path in touched))
+    changed = changed_games(before, after, data)
+    return tuple(sorted(g for g in changed if (data / g).is_dir())) if changed is not None else ()
 
 
 def _watched_games(data: Path, games: tuple[str, ...]) -> dict[Path, str] | None:
