@@ -94,6 +94,7 @@ def test_renaming_a_player_in_the_table_renames_it_in_text_and_figure(copy: Path
     assert rule_text is not None and not report.errors, report.diagnostics
     prose = "".join(plain(block.runs) for block in rule_text.walk() if hasattr(block, "runs"))
     assert "このトリックはボビーの勝ちです" in prose  # example 1's winner, through {{ player(result.winner) }}
+    assert "ボブ" not in prose and prose.count("ボビー") > 10  # the prose names the players through player() too
     example = next(e for e in game.examples if e.id == "seed-example-1")
     figure = example_figure(game, example, rule_text.results["seed-example-1"])
     winner = figure.rows[0][-1][0]
@@ -147,3 +148,57 @@ def test_check_reports_a_table_for_a_language_the_game_does_not_ship(copy: Path)
     where = f"data/take-over-that-job/examples.toml:{line_of(examples, '[player_names.jp]')}: error: "
     assert where + "player names for 'jp', a language this game does not ship" in output, output
     assert "ja, en" in fix_after(output, where)
+
+
+# ----------------------------------------------------------------------------- players written out in a rule text
+
+
+def test_a_player_written_out_is_a_warning_at_its_line(copy: Path) -> None:
+    """A name spelled in the prose would keep the old name when the table changes: each file says where.
+
+    Both languages spell the same player, so their placeholders still match.
+    """
+    en, ja = copy / "rules" / "en.md", copy / "rules" / "ja.md"
+    edit(en, '1. {{ player("Alice") }} leads', "1. Alice leads")
+    edit(ja, '1. {{ player("Alice") }}がリーダー', "1. アリスがリーダー")
+    code, output = check()
+    assert code == 0, output  # a warning: the book still prints right today
+    where = f"data/take-over-that-job/rules/en.md:{line_of(en, '1. Alice leads')}: warning: "
+    assert where + "the example player 'Alice' is written out on line(s) " in output, output
+    assert 'write {{ player("Alice") }}' in fix_after(output, where)
+    where = f"data/take-over-that-job/rules/ja.md:{line_of(ja, '1. アリスがリーダー')}: warning: "
+    assert where + "the example player 'アリス' is written out on line(s) " in output, output
+    assert output.count("written out") == 2, output
+
+
+def test_names_count_as_words_outside_template_code_and_comments(copy: Path) -> None:
+    """Bobby and ボブスレー are other words; a name in a comment or a placeholder is not prose."""
+    en, ja = copy / "rules" / "en.md", copy / "rules" / "ja.md"
+    edit(en, "In every example the",
+         "<!-- Bob sits second -->\n\nBobby and Dave-like players aside, in every example the")
+    edit(ja, "図のカードは", "{## ボブ ##}ボブスレーの話ではなく、図のカードは")
+    code, output = check()
+    assert code == 0 and "written out" not in output, output
+
+
+def test_player_call_with_an_unknown_id_is_an_error(copy: Path) -> None:
+    en = copy / "rules" / "en.md"
+    edit(en, '1. {{ player("Alice") }} leads', '1. {{ player("Alise") }} leads')
+    code, output = check()
+    assert code == 1, output
+    where = f"data/take-over-that-job/rules/en.md:{line_of(en, 'Alise')}: error: "
+    assert where + "player('Alise') names no player of the examples" in output, output
+    assert "did you mean player('Alice')?" in fix_after(output, where)
+
+
+def test_accept_with_a_section_taken_for_a_game_records_nothing(copy: Path) -> None:
+    """``--accept a b`` makes b a game name; half of what was meant is not recorded."""
+    sources = copy / "rules" / "en.sources.toml"
+    before = sources.read_bytes()
+    edit(copy / "rules" / "ja.md", "図のカードは、", "図のカードは、いつも")
+    result = CliRunner().invoke(cli, ["i18n", "take-over-that-job", "--lang", "en", "--accept", "examples",
+                                      "example-1"])
+    assert result.exit_code == 1, result.output
+    assert "no game 'example-1'" in result.output
+    assert "nothing recorded: --accept takes one section id each time" in result.output
+    assert sources.read_bytes() == before

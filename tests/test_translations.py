@@ -17,13 +17,11 @@ from pnp.diagnostics import Level, Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.validate import check_folder
+from pnp.validate.rule_prose import numbers, placeholders, prose
 from pnp.validate.translations import (
     accept_sections,
     check_translations,
     load_translated_sources,
-    numbers,
-    placeholders,
-    prose,
     split_sections,
     uses_term,
 )

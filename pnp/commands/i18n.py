@@ -29,6 +29,10 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
     report = Report()
     folders = resolve_games(root, games, report)
     failed = _echo(report)
+    if failed and (accept or accept_all):
+        # "--accept a b" makes b a game: record nothing rather than half of what was meant
+        click.echo("nothing recorded: --accept takes one section id each time (--accept a --accept b)", err=True)
+        return 1
     for folder in folders:
         game_report = Report()
         game = load_game(folder, game_report)

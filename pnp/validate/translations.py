@@ -29,7 +29,6 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +43,6 @@ from pnp.model.game import Game
 from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.render.ruletext import (
     HEADING_ID,
-    ID_PATTERN,
     RuleText,
     block_texts,
     compute_results,
@@ -57,20 +55,14 @@ from pnp.render.ruletext import (
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.validate.glossary_match import uses_term
+from pnp.validate.player_mentions import check_player_mentions
+from pnp.validate.rule_prose import numbers, placeholders, prose
 from pnp.write.atomic import atomic_write
 
 GLOSSARY = "glossary.toml"
 SOURCES_SUFFIX = ".sources.toml"
 SectionState = Literal["translated", "stale", "untracked", "missing", "extra"]
 
-_PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
-_STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)
-_JINJA_COMMENT = re.compile(r"\{##.*?##\}", re.DOTALL)
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_HEADING_ID = re.compile(rf"\{{#{ID_PATTERN}\}}")
-_EXAMPLE_FENCE = re.compile(r"^(\s*(?:`{3,}|~{3,})\s*example)\s+(\S+)", re.MULTILINE)
-_LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -110,29 +102,6 @@ def normalise_section(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip("\n")
 
 
-def prose(text: str) -> str:
-    """The words a reader sees, without placeholders, statements, comments, ids and example ids."""
-    text = _EXAMPLE_FENCE.sub(r"\1", text)
-    for pattern in (_PLACEHOLDER, _STATEMENT, _JINJA_COMMENT, _HTML_COMMENT, _HEADING_ID):
-        text = pattern.sub(" ", text)
-    return text
-
-
-def placeholders(text: str) -> set[str]:
-    """Placeholder expressions (spacing and quote style ignored) and the ids of placed examples."""
-    found = {_normalise_expression(m.group(1)) for m in _PLACEHOLDER.finditer(text)}
-    found |= {f"example {m.group(2)}" for m in _EXAMPLE_FENCE.finditer(text)}
-    return found
-
-
-def _normalise_expression(expression: str) -> str:
-    return "{{ " + re.sub(r"\s+", "", expression.replace('"', "'")) + " }}"
-
-
-def numbers(text: str) -> Counter[str]:
-    """Literal numbers a reader sees, with how often, after NFKC (full-width １２ = 12); list markers do not count."""
-    visible = _LIST_MARKER.sub(" ", prose(text))
-    return Counter(_NUMBER.findall(unicodedata.normalize("NFKC", visible)))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -521,6 +490,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         if text is not None:
             placed[lang] = {ref.example for ref in text.examples}
             check_glyphs(text, report, game.fonts)
+            check_player_mentions(game, lang, path, read_text(path), report)
     _check_placements(game, placed, report)
     for status in analyse_translations(game, report):
         _report_language(game, status, report)
