@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from pnp.write.release import close_in_background, hold_if_large
+
 
 def _temp_path_next_to(target: Path) -> tuple[Path, int]:
     """Create a new, exclusive temp file beside `target`.
@@ -63,7 +65,15 @@ def atomic_write(path: str | os.PathLike[str], durable: bool = False) -> Iterato
                 handle.flush()
                 os.fsync(handle.fileno())
         _keep_existing_mode(temp, target)
-        os.replace(temp, target)
+        previous = hold_if_large(target)  # so the rename does not wait for the old file's blocks to be freed
+        try:
+            os.replace(temp, target)
+        except BaseException:
+            if previous is not None:
+                os.close(previous)
+            raise
+        if previous is not None:
+            close_in_background(previous)
     except BaseException:
         _remove_quietly(temp)
         raise

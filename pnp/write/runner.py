@@ -25,6 +25,7 @@ from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
 from pnp.write.output_errors import output_problem
+from pnp.write.release import wait_for_closing
 from pnp.write.stamps import Stamp, StampStore
 
 
@@ -155,6 +156,7 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
         if collecting:
             gc.enable()
         remember_for_next_build()
+        wait_for_closing()  # replaced outputs were freed while later ones were drawn (pnp/write/release.py)
     return result
 
 
