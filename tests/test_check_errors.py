@@ -288,8 +288,11 @@ def test_a_new_game_has_rule_texts_to_fill_in_and_checks_clean(game: Path, tmp_p
     assert code == 0 and "wrote 4 file(s)" in output  # rules.pdf and the booklet, in two languages
     from pypdf import PdfReader
 
-    text = PdfReader(tmp_path / "out" / "mini" / "en" / "a4" / "rules.pdf").pages[1].extract_text()
-    assert "Deal each player 2 cards." in text  # the setup's hand, through the placeholder
+    book = PdfReader(tmp_path / "out" / "mini" / "en" / "a4" / "rules.pdf")
+    assert "Deal each player 2 cards." in book.pages[1].extract_text()  # the setup's hand, through the placeholder
+    # no worked examples yet: the cover shows the deck's first, middle and last cards (its CSV has 10 rows)
+    cover = book.pages[0].extract_text().splitlines()
+    assert [line for line in cover if line.endswith(("1", "5")) and " " in line] == ["Red 1", "Red 5", "Blue 5"]
 
 
 def test_a_new_game_in_a_language_pnp_cannot_write_gets_no_rule_texts(tmp_path: Path,

@@ -525,8 +525,15 @@ class AtFoot(Flowable):
         self.content.drawOn(self.canv, 0, 0)
 
 
+COVER_CARDS = 3
+
+
 def cover_figure(rule_text: RuleText, ctx: StoryContext) -> FigureSpec | None:
-    """The first row of cards of the first example placed: a glimpse of the game on the cover."""
+    """The first row of cards of the first example placed: a glimpse of the game on the cover.
+
+    A game without worked examples (a new one, an image deck) shows a few of its cards instead,
+    spread over its first printed deck, so the cover is never bare once there are cards.
+    """
     for ref in rule_text.examples:
         example = ctx.examples.get(ref.example)
         if example is None:
@@ -537,7 +544,17 @@ def cover_figure(rule_text: RuleText, ctx: StoryContext) -> FigureSpec | None:
         groups = tuple(group for group in groups if group)
         if groups:
             return FigureSpec((groups,))
-    return None
+    return sample_cards(ctx.game)
+
+
+def sample_cards(game: Game) -> FigureSpec | None:
+    """First, middle and last card of the first printed deck: its range at a glance."""
+    deck = next((c for c in game.components.values() if c.printed and c.kind == "cards" and c.cards), None)
+    if deck is None:
+        return None
+    cards = deck.cards
+    picked = sorted({round(i * (len(cards) - 1) / (COVER_CARDS - 1)) for i in range(COVER_CARDS)})
+    return FigureSpec(((tuple(CardSlot(cards[i].id) for i in picked),),))
 
 
 # ---------------------------------------------------------------------------------------------------------------
