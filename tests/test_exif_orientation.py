@@ -1,4 +1,4 @@
-"""Phone photos and scans: a JPEG's EXIF Orientation says how its stored pixels are turned for display.
+"""Phone photos and scans: EXIF Orientation says how a picture's stored pixels are turned for display.
 
 Every photo viewer honours it and a PDF does not, so a portrait photo stored landscape printed on its
 side. The expected picture comes from Pillow's own reading of the tag (``ImageOps.exif_transpose``),
@@ -19,15 +19,17 @@ from pnp.render.images import inspect_image
 QUADRANTS = ((220, 30, 30), (30, 160, 30), (30, 30, 220), (230, 200, 40))  # top-left, top-right, bottom-left, -right
 
 
-def stored(path: Path, orientation: int) -> Path:
-    """A 60 x 40 picture of four solid quadrants, saved as a JPEG whose EXIF says ``orientation``."""
-    image = Image.new("RGB", (60, 40))
+def stored(path: Path, orientation: int, mode: str = "RGB") -> Path:
+    """A 60 x 40 picture of four solid quadrants whose EXIF says ``orientation``: a JPEG's APP1 or,
+    for a .png path, a PNG's eXIf chunk (``mode`` RGBA makes one that pnp decodes)."""
+    image = Image.new(mode, (60, 40))
     for index, colour in enumerate(QUADRANTS):
         left, top = (index % 2) * 30, (index // 2) * 20
-        image.paste(colour, (left, top, left + 30, top + 20))
+        image.paste(colour if mode == "RGB" else (*colour, 255), (left, top, left + 30, top + 20))
     exif = Image.Exif()
     exif[0x0112] = orientation
-    image.save(path, quality=95, exif=exif.tobytes())
+    options = {"quality": 95} if path.suffix == ".jpg" else {}
+    image.save(path, exif=exif.tobytes(), **options)
     return path
 
 
@@ -89,3 +91,23 @@ def test_the_orientation_is_remembered_with_the_other_facts(tmp_path: Path, monk
     digests.save_digests()
     again = inspect_image(path)
     assert again.orientation == 6 and again.shown_size == (40, 60)
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+@pytest.mark.parametrize("mode", ["RGB", "RGBA"])
+def test_a_png_with_an_exif_chunk_prints_as_a_photo_viewer_shows_it(tmp_path: Path, orientation: int,
+                                                                    mode: str) -> None:
+    """RGB passes through and is turned where it is drawn; RGBA is decoded and stored upright."""
+    path = stored(tmp_path / f"o{orientation}.png", orientation, mode)
+    assert b"eXIf" in path.read_bytes()
+    source = inspect_image(path)
+    assert source.orientation == orientation and source.passes_through == (mode == "RGB")
+    with Image.open(path) as opened:
+        upright = ImageOps.exif_transpose(opened).convert("RGB")
+    assert source.shown_size == upright.size
+    upright.save(tmp_path / "upright.png")
+    ours_page = raster(pdf_with(tmp_path, "ours.pdf", ours(path, source.shown_size)))
+    expected = raster(pdf_with(tmp_path, "expected.pdf", ours(tmp_path / "upright.png", upright.size)))
+    got, want = quadrant_colours(ours_page), quadrant_colours(expected)
+    assert all(close(g, w) for g, w in zip(got, want, strict=True)), (got, want)
+    assert len(set(want)) == 4

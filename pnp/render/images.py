@@ -98,7 +98,7 @@ class SourceImage:
     entries: tuple[tuple[str, str], ...] = ()  # stream dictionary for pass-through
     ranges: tuple[tuple[int, int], ...] = ()  # (offset, length) of the bytes copied for pass-through
     profile: ProfileFacts | None = None  # pass-through only; ``entries`` then name ICC_REFERENCE
-    orientation: int = 1  # a JPEG's EXIF Orientation (1-8): how the stored pixels are turned for display
+    orientation: int = 1  # EXIF Orientation (1-8; a JPEG's APP1, a PNG's eXIf): how the pixels turn for display
 
     @property
     def passes_through(self) -> bool:
@@ -370,7 +370,7 @@ _SOURCES: dict[str, SourceImage] = {}
 _FACTS: dict[str, list] = {}  # content digest -> facts, as remembered in FACTS_NAME
 _NEW_FACTS: dict[str, list] = {}
 _facts_from: Path | None = None
-FACTS_NAME = "image-facts-v4.json"  # v2: the embedded ICC profile; v3: its ICC version; v4: EXIF orientation
+FACTS_NAME = "image-facts-v5.json"  # v2: ICC profile; v3: its version; v4: EXIF orientation; v5: in PNGs
 PRUNE_FACTS_ABOVE = 5_000  # read on every build that draws art: past this, a save keeps only live contents
 MAX_FACTS = 100_000
 _MADE: dict[tuple[str, bool, tuple[int, int] | None], tuple[ImageStream, ImageStream | None]] = {}
@@ -420,6 +420,7 @@ def _png_chunks(path: Path, data: bytes) -> Iterator[tuple[bytes, int, int]]:
 
 def _analyse_png(path: Path, data: bytes, digest: str, signature: tuple[int, int]) -> SourceImage:
     header = palette = transparency = iccp = None
+    orientation = 1
     idat: list[tuple[int, int]] = []
     for kind, start, length in _png_chunks(path, data):
         if kind == b"IHDR":
@@ -432,12 +433,14 @@ def _analyse_png(path: Path, data: bytes, digest: str, signature: tuple[int, int
             idat.append((start, length))
         elif kind == b"iCCP" and iccp is None:
             iccp = (start, length)
+        elif kind == b"eXIf" and orientation == 1:  # the TIFF structure a JPEG's APP1 holds after "Exif"
+            orientation = _exif_orientation(data[start:start + length])
     if header is None or not idat:
         raise ImageFormatError(f"{path.name}: PNG without IHDR or image data")
     width, height, depth, colour_type, _compression, _filter, interlace = header
     reason = _png_decode_reason(depth, colour_type, interlace, palette, transparency)
     if reason is not None:
-        return SourceImage(path, digest, signature, "png", width, height, reason)
+        return SourceImage(path, digest, signature, "png", width, height, reason, orientation=orientation)
     profile = _png_profile(data, *iccp, 1 if colour_type == 0 else 3) if iccp is not None else None
     entries = [("BitsPerComponent", str(depth)),
                ("ColorSpace", _png_colour_space(colour_type, palette, profile is not None)),
@@ -447,7 +450,8 @@ def _analyse_png(path: Path, data: bytes, digest: str, signature: tuple[int, int
     if transparency is not None:  # grey or RGB colour key: PDF's Mask takes the same ranges
         samples = struct.unpack(f">{len(transparency) // 2}H", transparency)
         entries.append(("Mask", "[" + " ".join(f"{v} {v}" for v in samples) + "]"))
-    return SourceImage(path, digest, signature, "png", width, height, None, tuple(entries), tuple(idat), profile)
+    return SourceImage(path, digest, signature, "png", width, height, None, tuple(entries), tuple(idat), profile,
+                       orientation)
 
 
 def _png_decode_reason(depth: int, colour_type: int, interlace: int, palette: bytes | None,
@@ -688,7 +692,7 @@ def _decoded(source: SourceImage, recompress: bool,
 
 def _upright(image: Image.Image, orientation: int) -> Image.Image:
     """The pixels as shown: decoded art is stored upright, since only a passed-through stream can be
-    turned where it is drawn. Only the JPEG orientation pnp read counts, so a picture looks the same
+    turned where it is drawn. Only the orientation pnp read counts, so a picture looks the same
     whether it passes through or is decoded."""
     from PIL import Image
 
