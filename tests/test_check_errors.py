@@ -115,6 +115,32 @@ def test_malformed_toml(game: Path) -> None:
     assert f"game.toml:{line_of(manifest, 'rgb = ' + chr(34) + '#c62828')}: error: malformed TOML" in output
 
 
+def test_an_unclosed_array_is_reported_where_it_opens(game: Path) -> None:
+    """tomllib stops at the next key (``[title]`` two lines on); the bracket left open is what to fix."""
+    manifest = game / "game.toml"
+    replace(manifest, "players = [2, 4]", "players = [2, 4")
+    code, output = run("check", "mini")
+    assert code == 1
+    opened, stopped = line_of(manifest, "players = [2, 4"), line_of(manifest, "[title]")
+    assert stopped > opened + 1
+    assert f"game.toml:{opened}: error: malformed TOML: unclosed array opened on this line" in output, output
+    assert f"fix: close it before line {stopped}" in output
+
+
+@pytest.mark.parametrize("text, opened", [
+    ('a = [1,\n  "]",  # ] in a comment\n  2\nb = 1\n', 1),  # brackets in strings and comments do not count
+    ("a = 1\nb = { c = [1, 2], d = '''x\n]\n'''\ne = 2\n", 2),  # nor in a multi-line literal string
+    ("[t]\nx = [[1, 2], [3\ny = 2\n", 2),  # the inner one is left open, on the same line
+])
+def test_the_open_bracket_is_found_past_strings_and_comments(text: str, opened: int) -> None:
+    from pnp.diagnostics import DataError
+    from pnp.load.toml_lines import parse_toml
+
+    with pytest.raises(DataError) as caught:
+        parse_toml(text, Path("t.toml"))
+    assert caught.value.diagnostic.line == opened, caught.value.diagnostic
+
+
 def test_non_utf8_file(game: Path) -> None:
     cards = game / "cards" / "deck.csv"
     text = cards.read_text(encoding="utf-8").replace("Red 1,Red 1", "Red 1,赤1")

@@ -142,6 +142,47 @@ def load_toml(path: Path) -> TomlDoc:
     return parse_toml(read_text(path), path)
 
 
+_CLOSING = {"[": "]", "{": "}"}
+
+
+def _unclosed_bracket_line(text: str, stop_line: int) -> int | None:
+    """The line of the last ``[`` or ``{`` still open before ``stop_line``, strings and comments skipped.
+
+    tomllib reports an unclosed array where it stopped reading, which after a missing ``]`` is the
+    start of the next key; the person wants the line they left open.
+    """
+    open_at: list[tuple[str, int]] = []
+    line, index, end = 1, 0, len(text)
+    while index < end and line < stop_line:
+        char = text[index]
+        if char == "\n":
+            line += 1
+        elif char == "#":
+            index = text.find("\n", index)
+            if index == -1:
+                break
+            continue
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, index) else char
+            close = index + len(quote)
+            while True:
+                close = text.find(quote, close)
+                if close == -1 or quote[0] == "'" or text[close - 1] != "\\":
+                    break
+                close += 1
+            if close == -1:
+                return None
+            line += text.count("\n", index, close)
+            index = close + len(quote)
+            continue
+        elif char in _CLOSING:
+            open_at.append((char, line))
+        elif open_at and char == _CLOSING[open_at[-1][0]]:
+            open_at.pop()
+        index += 1
+    return open_at[-1][1] if open_at else None
+
+
 def parse_toml(text: str, path: Path) -> TomlDoc:
     """Parse TOML text; ``path`` is only used to name it in messages."""
     if not text.strip():
@@ -153,6 +194,10 @@ def parse_toml(text: str, path: Path) -> TomlDoc:
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
         line = int(match.group(1)) if match else None
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+        opened = _unclosed_bracket_line(text, line) if line and reason.startswith("Unclosed") else None
+        if opened is not None and opened != line:  # tomllib stops where it gave up, often the next key
+            raise DataError(f"malformed TOML: {reason[0].lower()}{reason[1:]} opened on this line", path, opened,
+                            f"close it before line {line}, or check quoting in it") from None
         if match:
             reason += f" (column {match.group(2)})"
         raise DataError(f"malformed TOML: {reason}", path, line,
