@@ -75,7 +75,8 @@ def test_duplicate_id(game: Path) -> None:
     replace(cards, "blue-3,", "blue-2,")
     code, output = run("check", "mini")
     assert code == 1
-    assert f"deck.csv:{line_of(cards, 'blue-2,1,number,,blue,3')}: error: duplicate card id 'blue-2'" in output
+    line = line_of(cards, 'blue-2,1,number,,blue,3')
+    assert f"deck.csv:{line}: error: duplicate card id 'blue-2' (first at line {line - 1})" in output
 
 
 def test_missing_translation(game: Path) -> None:
@@ -230,6 +231,28 @@ def test_grid_gap_is_reported(game: Path) -> None:
     assert code == 1
     assert "blue 4 appears 0 time(s), the grid declares 1" in output
     assert "blue 5 appears 2 time(s), the grid declares 1" in output
+
+
+def test_a_card_list_cut_short_is_one_grid_error_and_one_setup_error(game: Path) -> None:
+    """Nine missing cards are one problem of the list, and so is every player count it leaves short."""
+    cards = game / "cards" / "deck.csv"
+    header, first = cards.read_text(encoding="utf-8").splitlines()[:2]
+    cards.write_text(f"{header}\n{first}\n", encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert ("component 'deck': red 2, red 3, red 4, red 5, blue 1, blue 2, blue 3, blue 4 and 1 more appear "
+            "0 time(s), the grid declares 1 each") in output, output
+    assert output.count("the grid declares") == 1
+    assert "error: 2-4 players: 10 cards in play but 'deck' has only 1" in output
+    assert output.count("cards in play but") == 1
+
+
+@pytest.mark.parametrize("counts, said", [([2], "2"), ([2, 3], "2, 3"), ([2, 3, 4], "2-4"), ([2, 4], "2, 4"),
+                                          ([6, 2, 3, 4], "2-4, 6"), ([3, 4, 5, 7, 8], "3-5, 7, 8")])
+def test_player_counts_are_said_as_ranges(counts: list[int], said: str) -> None:
+    from pnp.validate.generic import player_counts
+
+    assert player_counts(counts) == said
 
 
 def test_usage_error_exits_2(game: Path) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import Report, location
 from pnp.model.fields import closest
-from pnp.model.game import Component, Game, where
+from pnp.model.game import Card, Component, Game, where
 
 
 def check_counts(game: Game, report: Report) -> None:
@@ -44,15 +44,21 @@ def check_vocabulary(game: Game, report: Report) -> None:
 
 
 def check_duplicate_ids(game: Game, report: Report) -> None:
-    first_seen: dict[str, str] = {}
+    first_seen: dict[str, Card] = {}
     for card in game.all_cards():
-        place = str(card.source) if card.source else card.component
-        if card.id in first_seen:
-            report.error(f"duplicate card id {card.id!r} (first at {first_seen[card.id]})",
-                         *where(card.source),
-                         "give every card a unique id")
-        else:
-            first_seen[card.id] = place
+        first = first_seen.setdefault(card.id, card)
+        if first is not card:
+            report.error(f"duplicate card id {card.id!r} (first at {_place(game, first, card)})",
+                         *where(card.source), "give every card a unique id")
+
+
+def _place(game: Game, first: Card, again: Card) -> str:
+    """Where a card was first seen, as short as it can be said from the line that repeats it."""
+    if first.source is None:
+        return f"component {first.component!r}"
+    if again.source is not None and first.source.file == again.source.file:
+        return f"line {first.source.line}"
+    return location(first.source.file, first.source.line, game.path)
 
 
 def check_grids(game: Game, report: Report) -> None:
@@ -68,18 +74,34 @@ def check_grids(game: Game, report: Report) -> None:
                     continue
                 counted[(getattr(card, axis_attr), card.rank)] += card.count
             line = grid.source.line if grid.source else None
+            wrong: dict[int, list[str]] = {}  # how often found -> the cards found that often
             for value in axis:
                 for rank in grid.ranks:
                     found = counted.pop((value, rank), 0)
                     if found != grid.copies:
-                        report.error(
-                            f"component {component.id!r}: {value} {rank} appears {found} time(s), "
-                            f"the grid declares {grid.copies}",
-                            _manifest(game), line, "add or remove that card in the card list")
+                        wrong.setdefault(found, []).append(f"{value} {rank}")
+            for found, cards in sorted(wrong.items()):
+                # one error per count: a card list that stops at red 1 is one problem, not nine
+                report.error(
+                    f"component {component.id!r}: {_listed(cards)} {'appears' if len(cards) == 1 else 'appear'} "
+                    f"{found} time(s), the grid declares {grid.copies} each",
+                    _manifest(game), line, "add or remove " + ("that card" if len(cards) == 1 else "those cards")
+                    + " in the card list")
             for (value, rank), found in sorted(counted.items(), key=str):
+                if not found:
+                    continue  # a row with count 0 (or an unreadable count, reported at its line) prints nothing
                 report.error(
                     f"component {component.id!r}: {value} {rank} ({found} card(s)) is outside the declared grid",
                     _manifest(game), line, "fix the card's suit/colour/rank, or widen the grid")
+
+
+GRID_CARDS_SHOWN = 8
+
+
+def _listed(cards: list[str]) -> str:
+    if len(cards) <= GRID_CARDS_SHOWN:
+        return ", ".join(cards)
+    return f"{', '.join(cards[:GRID_CARDS_SHOWN])} and {len(cards) - GRID_CARDS_SHOWN} more"
 
 
 def check_setup(game: Game, report: Report) -> None:
@@ -90,6 +112,7 @@ def check_setup(game: Game, report: Report) -> None:
             report.error(f"no setup row for {players} players", _manifest(game),
                          game.manifest.line_of("players") if game.manifest else None,
                          "add a [[setup]] row covering this player count, or narrow 'players'")
+    short: dict[tuple, list[int]] = {}  # one problem, many player counts: a [[setup]] row covers several
     for players, row in sorted(game.setup.items()):
         line = row.source.line if row.source else None
         if not low <= players <= high:
@@ -104,8 +127,8 @@ def check_setup(game: Game, report: Report) -> None:
                 available = sum(c.count for c in pool.cards if not deal.kinds or c.kind in deal.kinds)
                 if deal.in_play > available:
                     of_kinds = f" {'/'.join(deal.kinds)}" if deal.kinds else ""
-                    report.error(f"{players} players{label}: {deal.in_play} cards in play but {pool.id!r} has only "
-                                 f"{available}{of_kinds}", _manifest(game), line)
+                    problem = f"{deal.in_play} cards in play but {pool.id!r} has only {available}{of_kinds}"
+                    short.setdefault((label, problem, line), []).append(players)
             needed = players * deal.hand + deal.revealed
             if needed > deal.in_play:
                 report.error(f"{players} players{label}: {players} × {deal.hand} dealt + {deal.revealed} revealed = "
@@ -114,6 +137,20 @@ def check_setup(game: Game, report: Report) -> None:
         if row.tricks is not None and row.left is not None and row.tricks != row.hand - row.left:
             report.error(f"{players} players: {row.tricks} tricks but hand {row.hand} − {row.left} left = "
                          f"{row.hand - row.left}", _manifest(game), line, "tricks must equal hand size − cards left")
+    for (label, problem, line), counts in short.items():
+        report.error(f"{player_counts(counts)} players{label}: {problem}", _manifest(game), line,
+                     "put fewer cards in play, or add cards to the card list")
+
+
+def player_counts(counts: list[int]) -> str:
+    """2, 3, 4 -> "2-4"; 2, 4 -> "2, 4": how a rule text would say which player counts."""
+    runs: list[list[int]] = []
+    for count in sorted(counts):
+        if runs and count == runs[-1][-1] + 1:
+            runs[-1].append(count)
+        else:
+            runs.append([count])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs)
 
 
 def note_provisional(game: Game, report: Report) -> None:
