@@ -118,8 +118,31 @@ def test_unknown_field_names_the_layout_line_and_card(game: NewGame, command: st
     game.write_layout(text_element("{{ card.nosuch }}"))
     result = game.run(command)
     assert_fails_cleanly(result)
-    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 6}, "nosuch", f"card {FIRST_CARD!r}")
+    # at the text key's line; the same problem for all ten cards is one error that names them
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, "card has no field 'nosuch'",
+                    f"cards {FIRST_CARD!r}, ", "and 6 more")
+    assert sum("nosuch" in line for line in error_lines(result)) == 1
     assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("text, said", [("{{ card.nmae }}", "card has no field 'nmae' (did you mean 'name'?)"),
+                                        ("{{ colour.rbg }}", "colour has no field 'rbg' (did you mean 'rgb'?)")])
+def test_a_misspelt_field_gets_a_did_you_mean(game: NewGame, text: str, said: str) -> None:
+    game.write_layout(text_element(text))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, said)
+
+
+def test_a_number_key_takes_an_expression_with_or_without_braces(game: NewGame) -> None:
+    """w = "{{ 4 * 10 }}" means w = "4 * 10", as in the text keys' templates; a typo in it is named."""
+    game.write_layout(text_element("{{ card.name }}").replace("w = 40", 'w = "{{ 4 * 10 }}"'))
+    assert game.run("check").exit_code == 0
+    game.write_layout(text_element("{{ card.name }}").replace("w = 40", 'w = "{{ card.widht }}"'))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 4},
+                    "w = 'card.widht': card has no field 'widht' (did you mean 'width', without 'card.'?)")
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -164,7 +187,7 @@ def test_size_that_is_not_a_number_is_an_error(game: NewGame, command: str) -> N
     game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "rect"\nx = 5\ny = 5\nw = "huge"\nh = 10\nfill = "#000000"\n')
     result = game.run(command)
     assert_fails_cleanly(result)
-    assert_error_at(result, "my-face.toml", {ELEMENT_LINE, ELEMENT_LINE + 4}, "huge", f"card {FIRST_CARD!r}")
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 4}, "huge", FIRST_CARD)
     assert game.pdfs_written() == []
 
 
@@ -352,7 +375,7 @@ def test_a_malformed_hex_colour_is_a_layout_error_at_check_time(game: NewGame) -
     game.write_layout(text_element("{{ card.name }}", 'colour = "#gg0000"\n'))
     result = game.run("check")
     assert_fails_cleanly(result)
-    assert_error_at(result, "my-face.toml", {ELEMENT_LINE}, "unknown colour '#gg0000'")
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 2}, "unknown colour '#gg0000'")
 
 
 def test_every_built_in_layout_parses_cleanly_when_first_used() -> None:

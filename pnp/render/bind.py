@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.model.game import Card, Component, Game, Term
 from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
-from pnp.render.layout import Element, Layout, choice_problem
+from pnp.render.layout import NUMERIC_KEYS, Element, Layout, choice_problem
 
 if TYPE_CHECKING:
     from jinja2.sandbox import SandboxedEnvironment
 
-NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius", "inset", "x1", "y1", "x2", "y2",
-                "spacing", "leading", "rotate", "count"}
 COLOUR_KEYS = {"fill", "stroke", "colour"}
 #: a template that only prints one field of a context object: "{{ card.name }}"
 _PLAIN_FIELD = re.compile(r"\{\{\s*([a-z_]+)\.([a-z_]+)\s*\}\}")
@@ -35,10 +33,11 @@ CARD_NAMES = frozenset({"card", "colour", "suit", "kind"})
 class BindError(Exception):
     """A layout expression failed for a card: unknown field, bad value, unsafe access."""
 
-    def __init__(self, message: str, layout: Layout, element: Element) -> None:
+    def __init__(self, message: str, layout: Layout, element: Element, key: str | None = None) -> None:
         super().__init__(message)
         self.layout = layout
         self.element = element
+        self.line = element.line_of(key)  # the key that failed, where the file says it
 
 
 @dataclass(frozen=True)
@@ -153,23 +152,27 @@ class Binder:
             plans = self._plans[(layout.name, layout.path, static_key)] = [self._plan(e) for e in layout.elements]
         for plan in plans:
             element = plan.element
+            key: str | None = "when"  # the key being evaluated, for the line of an error
             try:
                 if element.when is not None and not self._cached(static_key, "when", element.when, context,
                                                                  self._when):
                     continue
                 if plan.static is None:
-                    static = {key: self._cached(static_key, key, value, context, self._value)
-                              for key, value in element.values.items() if key not in plan.dynamic}
+                    static = {}
+                    for key, value in element.values.items():
+                        if key not in plan.dynamic:
+                            static[key] = self._cached(static_key, key, value, context, self._value)
+                    key = None
                     _check_choices(static, layout, element)
                     plan.static = static
                 values = dict(plan.static)
                 for key in plan.dynamic:
                     values[key] = self._value(key, element.values[key], context)
             except Exception as exc:
-                problem = _binding_problem(exc)
+                problem = _missing_field(exc, element, context) or _binding_problem(exc)
                 if problem is None:
                     raise  # not the layout's fault: a bug keeps its traceback
-                raise BindError(problem, layout, element) from None
+                raise BindError(problem, layout, element, key) from None
             if plan.dynamic:
                 _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
             resolved.append(Resolved(element.type, values, element.line))
@@ -230,6 +233,9 @@ class Binder:
             if result is None:
                 result = self._expression(value)(**context)
             if isinstance(result, bool) or not isinstance(result, int | float):
+                unknown = _unknown_name(result, context)
+                if unknown is not None:
+                    raise ValueError(f"{key} = {value!r}: {unknown}")
                 raise ValueError(f"{key} = {value!r} gives {result!r}, not a number")
             return float(result)
         if "{" not in value:
@@ -288,6 +294,50 @@ class Binder:
         return self._expressions[source]
 
 
+def _unknown_name(result: Any, context: Mapping[str, Any]) -> str | None:
+    """What an expression that gave a Jinja2 Undefined lacked, or None for any other result."""
+    from jinja2 import Undefined
+
+    name = getattr(result, "_undefined_name", None) if isinstance(result, Undefined) else None
+    return _describe_missing(getattr(result, "_undefined_obj", None), name, context) if isinstance(name, str) else None
+
+
+_NO_ATTRIBUTE = re.compile(r"has no attribute '([^']+)'")
+
+
+def _missing_field(exc: Exception, element: Element, context: Mapping[str, Any]) -> str | None:
+    """Jinja2's "'dict object' has no attribute 'nme'" as "card has no field 'nme' (did you mean 'name'?)"."""
+    from jinja2 import UndefinedError
+
+    match = _NO_ATTRIBUTE.search(str(exc)) if isinstance(exc, UndefinedError) else None
+    if match is None:
+        return None
+    name = match.group(1)
+    for source in (value for value in (*element.values.values(), element.when) if isinstance(value, str)):
+        owner = re.search(rf"([A-Za-z_]\w*)\s*\.\s*{re.escape(name)}\b", source)
+        if owner is not None and isinstance(context.get(owner.group(1)), Mapping):
+            return _describe_missing(context[owner.group(1)], name, context)
+    return None
+
+
+def _describe_missing(holder: Any, name: str, context: Mapping[str, Any]) -> str:
+    """"card has no field 'widht' (did you mean 'width', without 'card.'?)": the name and what was meant."""
+    owner = next((key for key, value in context.items() if value is holder), None)
+    if owner is None or not isinstance(holder, Mapping):
+        return f"unknown name {name!r}" + _did_you_mean(name, context)
+    in_context = _did_you_mean(name, context)
+    if not _did_you_mean(name, holder) and in_context:  # card.widht for width, a name of the layout's own
+        return f"{owner} has no field {name!r}{in_context[:-2]}, without {owner + '.'!r}?)"
+    return f"{owner} has no field {name!r}" + _did_you_mean(name, holder)
+
+
+def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:
+    from pnp.model.fields import closest
+
+    hint = closest(name, [str(key) for key in known])
+    return f" (did you mean {hint!r}?)" if hint else ""
+
+
 def _binding_problem(exc: Exception) -> str | None:
     """What to tell the layout's author about an exception from evaluating it; None for a bug."""
     from jinja2 import TemplateError, UndefinedError
@@ -297,6 +347,8 @@ def _binding_problem(exc: Exception) -> str | None:
         return f"refused by the sandbox: {exc}"
     if isinstance(exc, UndefinedError):
         return f"unknown field: {exc}"
+    if isinstance(exc, ValueError) and type(exc) is ValueError:
+        return str(exc)  # pnp's own words: the value and what is wrong with it
     if isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError):
         return f"{type(exc).__name__}: {exc}"
     return None

@@ -90,15 +90,15 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
         if len(layouts) < 2:
             continue
         result = BoundComponent(component, layouts["face"].name, layouts["back"].name)
+        failed: dict[tuple[str, str, int | None, str], list[str]] = {}  # one layout problem, the cards it hits
         for card in component.cards:
             context = card_context(game, component, card, lang, generated, ink_saver)
             try:
                 face = binder.resolve(layouts["face"], context)
                 back = binder.resolve(layouts["back"], context)
             except BindError as exc:
-                report.error(f"layout {exc.layout.name!r}, card {card.id!r}: {exc}",
-                             Path(exc.layout.path), exc.element.line,
-                             "fix the expression, or the card data it reads")
+                key = (exc.layout.name, exc.layout.path, exc.line, str(exc))
+                failed.setdefault(key, []).append(card.id)
                 continue
             problems = [problem for role, elements in (("face", face), ("back", back))
                         for problem in _check_elements(game, component, card, layouts[role], elements, shelf,
@@ -110,10 +110,26 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                 size = component.trim_mm
                 face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
+        for (layout_name, layout_path, line, problem), card_ids in failed.items():
+            report.error(f"layout {layout_name!r}, {cards_named(card_ids)}: {problem}", Path(layout_path), line,
+                         "fix the expression, or the card data it reads")
         _warn_low_resolution(game, result, report)
         _warn_art_without_bleed(result, report)
         bound[component.id] = result
     return bound
+
+
+CARDS_NAMED = 4
+
+
+def cards_named(card_ids: list[str]) -> str:
+    """"card 'red-1'", or "cards 'red-1', 'red-2', 'red-3', 'red-4' and 6 more": a problem of the
+    layout itself (a typo in an expression) hits every card the same way, and is one problem."""
+    if len(card_ids) == 1:
+        return f"card {card_ids[0]!r}"
+    shown = ", ".join(repr(card_id) for card_id in card_ids[:CARDS_NAMED])
+    more = len(card_ids) - CARDS_NAMED
+    return f"cards {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 LOW_DPI_LISTED = 5  # more cards than this below MIN_DPI: one warning for the deck, not one per card

@@ -12,6 +12,7 @@ layouts in its own ``layouts/`` folder.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,11 @@ class Element:
     values: dict[str, Any]
     when: str | None
     line: int | None
+    key_lines: dict[str, int] = field(default_factory=dict, compare=False)  # where each key is written
+
+    def line_of(self, key: str | None) -> int | None:
+        """The line of ``key`` in the layout file, else the element's own."""
+        return self.key_lines.get(key, self.line) if key else self.line
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,25 @@ def _parse_builtin(name: str, file: Any) -> Layout:
     return layout
 
 
+#: keys whose string value is an expression giving a number, not a template
+NUMERIC_KEYS = {"x", "y", "w", "h", "size", "min_size", "stroke_width", "radius", "inset", "x1", "y1", "x2", "y2",
+                "spacing", "leading", "rotate", "count"}
+_WHOLE_PLACEHOLDER = re.compile(r"\s*\{\{((?:(?!\{\{|\}\}).)*)\}\}\s*", re.DOTALL)
+
+
+def as_expression(value: Any) -> Any:
+    """``"{{ card.rank * 2 }}"`` where an expression is expected means ``"card.rank * 2"``.
+
+    Text keys take templates and number keys take bare expressions (docs/layouts.md); people write
+    the braces in both, and Jinja2 then reads ``{{`` as the start of a dict, a baffling syntax error.
+    """
+    if isinstance(value, str):
+        match = _WHOLE_PLACEHOLDER.fullmatch(value)
+        if match is not None:
+            return match.group(1).strip()
+    return value
+
+
 def load_library(game_path: Path | None, report: Report) -> LayoutLibrary:
     library = LayoutLibrary(unparsed_builtins=builtin_layout_files())
     if game_path is not None and (game_path / "layouts").is_dir():
@@ -154,8 +179,9 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             if key not in allowed:
                 hint = closest(key, allowed)
                 report.warning(f"layout {name!r}: {kind} element has unknown key {key!r} (ignored)", doc.path,
-                               doc.line_of("element", index, key), f"did you mean {hint!r}?" if hint else None)
-        values = {k: v for k, v in raw.items() if k in ELEMENT_KEYS[kind]}
+                               doc.line_of("element", index, key), f"did you mean {hint!r}?" if hint else
+                               f"the {kind} element takes: {', '.join(sorted(allowed))}")
+        values = {k: as_expression(v) if k in NUMERIC_KEYS else v for k, v in raw.items() if k in ELEMENT_KEYS[kind]}
         for key in REQUIRED_KEYS.get(kind, ()):
             if key not in values:
                 report.error(f"layout {name!r}: {kind} element needs {key!r}", doc.path, line,
@@ -169,7 +195,9 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             if isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:
                 report.error(f"layout {name!r}: {kind}.{key} must be positive, found {value}", doc.path,
                              doc.line_of("element", index, key))
-        elements.append(Element(type=kind, values=values, when=raw.get("when"), line=line))
+        key_lines = {key: found for key in raw if (found := doc.line_of("element", index, key)) is not None}
+        elements.append(Element(type=kind, values=values, when=as_expression(raw.get("when")), line=line,
+                                key_lines=key_lines))
     safe_zone = data.get("safe_zone", SAFE_ZONE_MM)
     return Layout(name=name, path=label, elements=tuple(elements), description=str(data.get("description", "")),
                   safe_zone=float(safe_zone))
