@@ -153,10 +153,29 @@ def test_a_template_reaching_python_internals_is_refused(copy: Path, expression:
     path = write_en(copy, "Shuffle the {{ rules.pips }} pip cards",
                     "Shuffle the {{ " + expression + " }} pip cards")
     text, report = render(load(copy), "en")
-    assert text is None
     [error] = report.errors
     assert error.file == path and error.line == line_of(path, expression)
     assert "refused by the sandbox" in error.message or "unknown name" in error.message
+    if text is not None:  # an unknown name prints "?" so the rest can be checked: nothing of Python shows
+        printed = " ".join(plain(block.runs) for block in text.walk() if hasattr(block, "runs"))
+        assert "Shuffle the ? pip cards" in printed and "class" not in printed
+
+
+def test_every_unknown_name_of_a_rule_text_is_reported_in_one_run(copy: Path) -> None:
+    """Each unknown name prints "?" and is noted, so the rest renders and parses for its own problems."""
+    path = write_en(copy, "{{ rules.pips }} pip cards into", "{{ rules.pipz }} pip cards into")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("{{ players.min }}", "{{ players.minimum }}", 1)
+                    .replace("```example op-jack-one\n", "```example op-jack-none\n"), encoding="utf-8")
+    _, report = render(load(copy), "en")
+    found = {(error.line, error.message) for error in report.errors}
+    assert found == {
+        (line_of(path, "rules.pipz"), "unknown name in a placeholder: rules has no field 'pipz' "
+                                      "(did you mean 'pips'?)"),
+        (line_of(path, "players.minimum"), "unknown name in a placeholder: players has no field 'minimum' "
+                                           "(did you mean 'min'?)"),
+        (line_of(path, "op-jack-none"), "example 'op-jack-none' does not exist in examples.toml"),
+    }, found
 
 
 def test_unknown_placeholder_name_names_the_line_and_the_known_names(copy: Path) -> None:

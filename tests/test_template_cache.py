@@ -32,11 +32,11 @@ def count_compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_rule_text_is_compiled_once_across_processes(own_cache, tmp_path, monkeypatch):
     path = tmp_path / "en.md"
     compiled = count_compiles(monkeypatch)
-    assert render_template("{{ n }} players", path, {"n": 4}) == "4 players"
+    assert render_template("{{ n }} players", path, {"n": 4}) == ("4 players", [])
     monkeypatch.setattr(ruletext, "_COMPILED", {})  # a new process: only the disk remembers
-    assert render_template("{{ n }} players", path, {"n": 5}) == "5 players"
+    assert render_template("{{ n }} players", path, {"n": 5}) == ("5 players", [])
     assert len(compiled) == 1 and len(list(own_cache.glob("*.code"))) == 1
-    assert render_template("{{ n }} player(s)", path, {"n": 5}) == "5 player(s)"  # an edit compiles again
+    assert render_template("{{ n }} player(s)", path, {"n": 5}) == ("5 player(s)", [])  # an edit compiles again
     assert len(compiled) == 2
 
 
@@ -46,17 +46,36 @@ def test_a_damaged_cache_file_is_compiled_again(own_cache, tmp_path, monkeypatch
     (stored,) = own_cache.glob("*.code")
     stored.write_bytes(b"\x00not marshal")
     monkeypatch.setattr(ruletext, "_COMPILED", {})
-    assert render_template("{{ n }} players", path, {"n": 6}) == "6 players"
+    assert render_template("{{ n }} players", path, {"n": 6}) == ("6 players", [])
 
 
 def test_errors_still_name_the_line(own_cache, tmp_path, monkeypatch):
     path = tmp_path / "en.md"
-    source = "line one\n{{ missing_name }}\n"
+    source = "line one\n{{ missing_name }}\n{{ n + other }}\n"
     for _ in range(2):  # compiled, then loaded from the cache
         monkeypatch.setattr(ruletext, "_COMPILED", {})
-        with pytest.raises(ruletext.RuleTextError) as caught:
+        text, [problem] = render_template(source.split("{{ n +")[0], path, {"n": 1})  # printed: noted, "?"
+        assert text == "line one\n?" and problem.line == 2 and "missing_name" in problem.message
+        with pytest.raises(ruletext.RuleTextError) as caught:  # computed with: fails at once, as before
             render_template(source, path, {"n": 1})
-        assert caught.value.diagnostic.line == 2
+        assert caught.value.diagnostic.line == 3
+
+
+def test_a_constant_with_an_unknown_attribute_is_not_folded_into_the_compiled_text(own_cache, tmp_path,
+                                                                                   monkeypatch):
+    """Jinja2 folds constant expressions while compiling: an unknown name there must not become a "?"
+    that no render notes (the cached code is reused by every later process)."""
+    path = tmp_path / "en.md"
+    for _ in range(2):  # compiled, then loaded from the cache
+        monkeypatch.setattr(ruletext, "_COMPILED", {})
+        text, problems = render_template("Shuffle {{ 'deck'.nosuch }} cards", path, {})
+        assert text == "Shuffle ? cards" and len(problems) == 1 and problems[0].line == 1
+
+
+def test_a_reach_for_internals_is_still_refused_at_once(own_cache, tmp_path):
+    with pytest.raises(ruletext.RuleTextError) as caught:
+        render_template("Shuffle {{ ''.__class__.__mro__ }} cards", tmp_path / "en.md", {})
+    assert "refused by the sandbox" in str(caught.value)
 
 
 def test_the_cache_keeps_to_its_size(own_cache, tmp_path, monkeypatch):

@@ -299,7 +299,7 @@ def _unknown_name(result: Any, context: Mapping[str, Any]) -> str | None:
     from jinja2 import Undefined
 
     name = getattr(result, "_undefined_name", None) if isinstance(result, Undefined) else None
-    return _describe_missing(getattr(result, "_undefined_obj", None), name, context) if isinstance(name, str) else None
+    return describe_missing(getattr(result, "_undefined_obj", None), name, context) if isinstance(name, str) else None
 
 
 _NO_ATTRIBUTE = re.compile(r"has no attribute '([^']+)'")
@@ -316,11 +316,11 @@ def _missing_field(exc: Exception, element: Element, context: Mapping[str, Any])
     for source in (value for value in (*element.values.values(), element.when) if isinstance(value, str)):
         owner = re.search(rf"([A-Za-z_]\w*)\s*\.\s*{re.escape(name)}\b", source)
         if owner is not None and isinstance(context.get(owner.group(1)), Mapping):
-            return _describe_missing(context[owner.group(1)], name, context)
+            return describe_missing(context[owner.group(1)], name, context)
     return None
 
 
-def _describe_missing(holder: Any, name: str, context: Mapping[str, Any]) -> str:
+def describe_missing(holder: Any, name: str, context: Mapping[str, Any]) -> str:
     """"card has no field 'widht' (did you mean 'width', without 'card.'?)": the name and what was meant."""
     owner = next((key for key, value in context.items() if value is holder), None)
     if owner is None or not isinstance(holder, Mapping):

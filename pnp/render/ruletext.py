@@ -28,6 +28,7 @@ import re
 import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -39,13 +40,13 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder  # noqa: F401 - re-exported
 from pnp.load.text_files import read_text
 from pnp.load.user_cache import user_cache_dir, write_bytes_cache
 from pnp.model.game import Game
-from pnp.render.bind import make_environment
+from pnp.render.bind import describe_missing, make_environment
 from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
 from pnp.render.linebreak import Text, is_cjk
 from pnp.rules.base import ExampleError, GameRules
@@ -208,9 +209,67 @@ class _UnknownResult(ChainableUndefined):
         return "?"
 
 
+class _RecordedUndefined(ChainableUndefined):
+    """An unknown name printed by a placeholder: noted with its line and printed as "?".
+
+    So the rest of the text still renders, and `pnp check` reports every unknown name of a rule text
+    in one run instead of the first. Any other use of it (arithmetic, a comparison) fails at once,
+    as strictly as before; so does a test of it in ``{% if %}``, which is noted the same way.
+    """
+
+    def __str__(self) -> str:
+        _note_unknown(self)
+        return "?"
+
+    def __bool__(self) -> bool:
+        _note_unknown(self)
+        return False
+
+    def __iter__(self) -> Iterator[Any]:
+        _note_unknown(self)
+        return iter(())
+
+
+@dataclass
+class _Rendering:
+    """What one render_template call notes: the template's file, its code's line map, the unknown names."""
+
+    filename: str
+    template: Any
+    context: Mapping[str, Any]
+    unknown: dict[tuple[int | None, str], None] = field(default_factory=dict)  # (line, message), in order
+
+
+_RENDERING: ContextVar[_Rendering | None] = ContextVar("pnp_rule_text_rendering", default=None)
+
+
+def _note_unknown(undefined: ChainableUndefined) -> None:
+    rendering = _RENDERING.get()
+    if rendering is None or issubclass(undefined._undefined_exception, SecurityError):
+        # A reach for internals stays a refusal by the sandbox, reported as such. Outside a render,
+        # Jinja2's optimizer folding a constant at compile time must fail as before, or it would bake
+        # "?" into the compiled text where no render can note it.
+        undefined._fail_with_undefined_error()
+    line = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == rendering.filename:
+            line = rendering.template.get_corresponding_lineno(frame.f_lineno)
+            break
+        frame = frame.f_back
+    name = getattr(undefined, "_undefined_name", None)
+    if isinstance(name, str):
+        message = describe_missing(getattr(undefined, "_undefined_obj", None), name, rendering.context)
+    else:
+        message = undefined._undefined_message
+    rendering.unknown.setdefault((line, message), None)
+
+
 def make_rule_environment() -> SandboxedEnvironment:
-    """The card layouts' sandbox, with Jinja comments moved out of the way of ``{#id}``."""
+    """The card layouts' sandbox, with Jinja comments moved out of the way of ``{#id}``; an unknown name
+    is noted and printed as "?" (:class:`_RecordedUndefined`), so one run reports them all."""
     env = make_environment().overlay(comment_start_string="{##", comment_end_string="##}")
+    env.undefined = _RecordedUndefined
     return env
 
 
@@ -425,8 +484,11 @@ class RuleTextError(DataError):
     """The rule text cannot be rendered: a template error, with file and line."""
 
 
-def render_template(source: str, path: Path, context: Mapping[str, Any]) -> str:
-    """Render in the sandbox; any failure becomes a :class:`RuleTextError` naming the line."""
+def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tuple[str, list[Diagnostic]]:
+    """Render in the sandbox: the text, and an error per unknown name it printed (each as "?").
+
+    Any other failure becomes a :class:`RuleTextError` naming the line.
+    """
     env = make_rule_environment()
     prepared = bind_example_results(source)
     try:
@@ -434,21 +496,29 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> str:
     except TemplateSyntaxError as exc:
         raise RuleTextError(f"template syntax error: {exc.message}", path, exc.lineno,
                             "check the {{ }} and {% %} on that line; Jinja comments are {## ... ##}") from None
+    known = ", ".join(sorted(name for name in context if not name.startswith("_")))
+    fix = f"names a rule text can use: {known} (see docs/rulebooks.md)"
     try:
         template = env.template_class.from_code(env, code, env.make_globals(None))
-        rendered = template.render(**context)
+        rendering = _Rendering(str(path), template, context)
+        token = _RENDERING.set(rendering)
+        try:
+            rendered = template.render(**context)
+        finally:
+            _RENDERING.reset(token)
     except SecurityError as exc:
         raise RuleTextError(f"refused by the sandbox: {exc}", path, _template_line(exc, path),
                             "a rule text may read the names listed in docs/rulebooks.md, "
                             "never Python internals") from None
     except UndefinedError as exc:
-        known = ", ".join(sorted(name for name in context if not name.startswith("_")))
         raise RuleTextError(f"unknown name in a placeholder: {exc.message}", path, _template_line(exc, path),
-                            f"names a rule text can use: {known} (see docs/rulebooks.md)") from None
+                            fix) from None
     except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
         raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
                             _template_line(exc, path)) from None
-    return rendered
+    problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
+                for line, message in rendering.unknown]
+    return rendered, problems
 
 
 def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> CodeType:
@@ -461,7 +531,7 @@ def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> Cod
     import jinja2
 
     key = hashlib.sha256("\n".join([
-        jinja2.__version__, sys.implementation.cache_tag or "", str(path), env.comment_start_string,
+        COMPILED_FORMAT, jinja2.__version__, sys.implementation.cache_tag or "", str(path), env.comment_start_string,
         env.comment_end_string, source]).encode("utf-8", "surrogatepass")).hexdigest()
     memo = _COMPILED.get(key)
     if memo is not None:
@@ -479,6 +549,8 @@ def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> Cod
 
 
 _COMPILED: dict[str, CodeType] = {}
+#: changes when what compiling folds in changes (2: unknown names are noted at render time, not folded)
+COMPILED_FORMAT = "2"
 KEPT_TEMPLATES = 2_000  # compiled rule texts kept on disk; every edit of a rule text adds one
 
 
@@ -736,10 +808,11 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
         results = compute_results(game, rules)
     try:
         source = read_text(path)
-        rendered = render_template(source, path, rule_context(game, rules, lang, results))
+        rendered, unknown_names = render_template(source, path, rule_context(game, rules, lang, results))
     except DataError as exc:
         report.diagnostics.append(exc.diagnostic)
         return None
+    report.diagnostics.extend(unknown_names)  # printed as "?": the text still parses, for its other problems
     table_ids = {table.id for table in rules.aid_tables(game, lang)}
     blocks = parse_rule_text(rendered, path, report, {e.id for e in game.examples}, table_ids)
     return RuleText(game.id, lang, path, tuple(blocks), results)

@@ -371,9 +371,17 @@ def _diff(old: str, new: str, source_lang: str) -> tuple[str, ...]:
 
 def section_statuses(source: Sequence[Section], target: Sequence[Section], recorded: Mapping[str, str],
                      source_lang: str) -> list[SectionStatus]:
-    by_target = {s.id: s for s in target}
+    # a heading without an id, or an id used twice, is an error of the rule text itself (reported where
+    # it is parsed); comparing it too would pair sections by accident
+    by_target: dict[str, Section] = {}
+    for section in target:
+        by_target.setdefault(section.id, section)
+    seen: set[str] = {""}
     statuses = []
     for section in source:
+        if section.id in seen:
+            continue
+        seen.add(section.id)
         translated = by_target.get(section.id)
         if translated is None:
             statuses.append(SectionStatus(section.id, "missing", section, None))
@@ -385,7 +393,7 @@ def section_statuses(source: Sequence[Section], target: Sequence[Section], recor
         else:
             statuses.append(SectionStatus(section.id, "translated", section, translated))
     source_ids = {s.id for s in source}
-    statuses += [SectionStatus(s.id, "extra", None, s) for s in target if s.id not in source_ids]
+    statuses += [SectionStatus(s.id, "extra", None, s) for s in by_target.values() if s.id not in source_ids and s.id]
     return statuses
 
 
