@@ -254,3 +254,39 @@ def test_a_deck_of_low_resolution_art_is_one_warning_not_one_per_card(tmp_path: 
     assert len(lines) == 1, result.output
     assert "the art of 7 card(s) prints below 300 dpi ('c0', 'c1', 'c2', 'c3' and 3 more)" in lines[0]
     assert "at 146 dpi" in lines[0] and "821 × 1121 pixels for its 69.5 × 94.9 mm box" in result.output
+
+
+def build_low_ink(root: Path):
+    return CliRunner().invoke(cli, ["build", "--data", str(root / "data"), "art-deck", "--lang", "en", "--paper",
+                                    "a4", "--what", "cards", "--what", "lowink", "--out", str(root / "out")],
+                              catch_exceptions=False)
+
+
+def test_no_low_ink_copy_of_a_deck_the_ink_saver_cannot_change(tmp_path: Path) -> None:
+    """Picture faces and a picture back: nothing to leave out, so no second copy of every picture.
+
+    The build says why, says it again when up to date, and removes a low-ink file an earlier build
+    wrote while the back was still a filled background. With that back, the file is written."""
+    game = make_game(tmp_path, ["a,1,art/a.png", "b,1,art/b.png"], 2)
+    art(game / "art" / "a.png", (200, 30, 30))
+    art(game / "art" / "b.png", (30, 30, 200))
+    low_ink = tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck-lowink.pdf"
+    first = build_low_ink(tmp_path)  # the default back: a title over a filled pattern
+    assert first.exit_code == 0 and "wrote 2 file(s)" in first.output and low_ink.is_file()
+
+    art(game / "art" / "back.png", (40, 90, 40))
+    (game / "layouts").mkdir()
+    (game / "layouts" / "picture-back.toml").write_text(
+        '[[element]]\ntype = "image"\nsrc = "art/back.png"\nbleed = true\n', encoding="utf-8")
+    manifest = game / "game.toml"
+    manifest.write_text(manifest.read_text().replace('face = "full-bleed-image"',
+                                                     'face = "full-bleed-image"\nback = "picture-back"'),
+                        encoding="utf-8")
+    note = ("note: cards-deck-lowink.pdf: not written, the ink saver changes nothing on these cards "
+            "(pictures, no filled backgrounds or patterns); cards-deck.pdf is the same sheets")
+    second = build_low_ink(tmp_path)
+    assert second.exit_code == 0 and "wrote 1 file(s)" in second.output and note in second.output
+    assert not low_ink.exists()  # the stale one is gone: it showed the old back
+    third = build_low_ink(tmp_path)
+    assert "wrote 0 file(s)" in third.output and "1 up to date" in third.output
+    assert third.output.count(note) == 1

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pnp.model.game import Game
 from pnp.render.deck import BoundComponent, DeckRenderer, decode_art_ahead, expand_copies, make_painter
-from pnp.render.faces import TextIssue
+from pnp.render.faces import TextIssue, ink_saver_changes
 from pnp.render.fonts import FontSet
 from pnp.render.imposition import plan_fold_sheet, plan_sheet
 from pnp.render.paper import CardSize, Paper
@@ -98,3 +98,15 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
                                              sheet_options)
     return CardPdfResult(path=path, sheets=result.sheet_count, cards=len(copies), issues=tuple(renderer.issues),
                          warnings=tuple(result.warnings))
+
+
+def low_ink_changes_nothing(normal: BoundComponent, low_ink: BoundComponent) -> bool:
+    """Whether the low-ink sheets would print exactly what the duplex ones print.
+
+    So it is for a deck of pictures with a picture back: nothing for the ink saver to leave out. A
+    900-card image deck would otherwise get a second copy of every picture (750 MB per paper and
+    language) that differs from cards-<component>.pdf in nothing but its name.
+    """
+    if [(c.face, c.back) for c in normal.cards] != [(c.face, c.back) for c in low_ink.cards]:
+        return False  # binding already differs: a layout tests ink_saver, or light ink turned dark
+    return not any(ink_saver_changes(element) for card in low_ink.cards for element in (*card.face, *card.back))

@@ -32,6 +32,16 @@ def colour_of(value: str) -> Color:
     return HexColor(value)
 
 
+def ink_saver_changes(element: Resolved) -> bool:
+    """Whether the low-ink variant paints ``element`` differently: a filled rect that reaches the bleed
+    or says ``ink = "heavy"`` loses its fill, and a pattern its fill and dark lines. Light ink on paper
+    turns dark already when the element is bound (pnp/render/ink_saver.py), so the bound values show it."""
+    values = element.values
+    if element.type == "rect":
+        return bool(values.get("fill")) and (bool(values.get("bleed")) or values.get("ink") == "heavy")
+    return element.type == "pattern"
+
+
 @dataclass(frozen=True)
 class TextIssue:
     """Text that had to shrink, or still overflows: reported at the end of a build."""
@@ -169,8 +179,7 @@ class FacePainter:
     # --- elements ---------------------------------------------------------------------------------
     def _draw_rect(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         v = element.values
-        heavy = bool(v.get("bleed")) or v.get("ink") == "heavy"
-        fill = None if (self.ink_saver and heavy) else v.get("fill")
+        fill = None if (self.ink_saver and ink_saver_changes(element)) else v.get("fill")
         stroke = v.get("stroke")
         if fill is None and stroke is None:
             return

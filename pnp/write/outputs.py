@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
-from pnp.render.card_pdf import label_texts, write_component_pdf
+from pnp.render.card_pdf import label_texts, low_ink_changes_nothing, write_component_pdf
 from pnp.render.deck import BoundComponent, bind_game
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import FontSet, prepare_fonts
@@ -53,6 +53,8 @@ def _warn(state: UnitState, job: Job, messages: Iterable[str]) -> None:
 
 @writer("cards", "fold", "lowink")
 def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
+    if job.kind == "lowink" and low_ink_changes_nothing(_bound(state), _bound(state, ink_saver=True)):
+        return _no_low_ink(state, job)
     bound, fontset = _bound(state, ink_saver=job.kind == "lowink"), _card_fonts(state)
     variant = "duplex" if job.kind == "cards" else job.kind
     job.path.parent.mkdir(parents=True, exist_ok=True)
@@ -60,6 +62,15 @@ def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
                                  state.unit.options.print, job.path)
     _warn(state, job, result.warnings)  # e.g. a margin too narrow for the ruler or the cutting cues
     return [job.path], list(result.issues)
+
+
+def _no_low_ink(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
+    """No low-ink copy of sheets it would not change; an old one, from when it did, is removed."""
+    job.path.unlink(missing_ok=True)
+    duplex = job.path.with_name(job.path.name.replace("-lowink.pdf", ".pdf"))
+    state.report.note(f"{job.path.name}: not written, the ink saver changes nothing on these cards (pictures, "
+                      f"no filled backgrounds or patterns); {duplex.name} is the same sheets", state.game.path)
+    return [], []
 
 
 @writer("png")

@@ -139,8 +139,8 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
             reported = len(result.report.diagnostics)
             try:
                 written, issues = WRITERS[job.kind](state, job)
-                warnings = [d for d in result.report.diagnostics[reported:] if d.level == Level.WARNING]
-                stamps.record(job.path, job.key, written, issues, warnings)
+                said = [d for d in result.report.diagnostics[reported:] if d.level in (Level.WARNING, Level.NOTE)]
+                stamps.record(job.path, job.key, written, issues, said)
             except DataError as exc:
                 result.report.diagnostics.append(exc.diagnostic)
                 continue

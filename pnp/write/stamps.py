@@ -27,7 +27,7 @@ from pnp.load.digests import digest_of
 from pnp.render.faces import TextIssue
 from pnp.write.atomic import atomic_write
 
-STAMP_VERSION = 3  # 3: stamps hold the build's warnings, not only its text issues
+STAMP_VERSION = 4  # 3: the build's warnings, not only its text issues; 4: notes too, and jobs with no output
 _PINNED = ("reportlab", "pypdfium2", "fonttools", "pillow", "noto-cjk-sans-jp-regular", "noto-cjk-sans-jp-bold",
            "svglib", "jinja2", "markdown-it-py")
 
@@ -173,9 +173,9 @@ class StampStore:
             return None
         if data.get("key") != key:
             return None
-        recorded = data.get("outputs") or []
-        if not recorded or not all(_as_written(entry) for entry in recorded):
-            return None
+        recorded = data.get("outputs")
+        if not isinstance(recorded, list) or not all(_as_written(entry) for entry in recorded):
+            return None  # an empty list is a job that rightly wrote nothing (an unneeded low-ink copy)
         issues = tuple(TextIssue(**issue) for issue in data.get("issues", ()))
         warnings = tuple(_warning_from(entry) for entry in data.get("warnings", ()))
         return Stamp(key, tuple(entry[0] for entry in recorded), issues, warnings)
@@ -197,10 +197,12 @@ class StampStore:
 
 def _warning_entry(warning: Diagnostic) -> dict:
     return {"message": warning.message, "file": None if warning.file is None else str(warning.file),
-            "line": warning.line, "fix": warning.fix}
+            "line": warning.line, "fix": warning.fix, "level": warning.level.name}
 
 
 def _warning_from(entry: dict) -> Diagnostic:
+    """A warning or note the build said, as a skipped output says it again."""
     file = entry.get("file")
-    return Diagnostic(Level.WARNING, entry["message"], None if file is None else Path(file), entry.get("line"),
+    level = Level.NOTE if entry.get("level") == Level.NOTE.name else Level.WARNING
+    return Diagnostic(level, entry["message"], None if file is None else Path(file), entry.get("line"),
                       entry.get("fix"))
