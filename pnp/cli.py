@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from pnp import __version__
+from pnp.render.paper import PAPER_SIZES
 
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
 WHAT_CHOICES = ["cards", "fold", "lowink", "calibration", "png", "rules", "aid"]
@@ -38,7 +39,7 @@ def _games_languages_papers_what(function):
     for option in reversed([
         click.argument("games", nargs=-1),
         click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in)."),
-        click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
+        click.option("--paper", "papers", multiple=True, type=click.Choice(list(PAPER_SIZES)),
                      help="Papers to build (default: a4 and letter)."),
         click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
                      help="Only these outputs (repeat for several; default: all), e.g. --what cards."),
@@ -185,7 +186,7 @@ def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) ->
 
 
 @cli.command()
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(list(PAPER_SIZES)), default="a4", show_default=True)
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How your printer flips duplex pages.")
 @click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).")

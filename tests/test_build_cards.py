@@ -41,7 +41,7 @@ from pnp.cli import cli
 DATA = Path(__file__).resolve().parents[1] / "data"
 PT_PER_MM = 72 / 25.4
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "sra3": (1275.59, 907.09)}  # sra3: landscape
 CARD_W, CARD_H = 63.5, 88.9
 BLEED = 3.0
 GRID_W, GRID_H = 3 * CARD_W, 3 * CARD_H  # 190.5 × 266.7 mm, abutting
@@ -206,6 +206,20 @@ def test_poker_trim_box_is_the_centred_three_by_three_grid(two_ops: Path, paper:
         # the grid is centred, so the backs' mirrored boxes are the same boxes
         assert_box_close(page.trimbox, trim, f"{paper} page {number} TrimBox")
         assert_box_close(page.bleedbox, bleed, f"{paper} page {number} BleedBox")
+
+
+def test_a_print_shop_sheet_holds_eighteen_poker_cards(tmp_path: Path) -> None:
+    """--paper sra3 (320 × 450 mm, the digital press sheet): landscape, 6 × 3 poker cards with their
+    own bleed all round; 52 cards make 3 sheets, fronts and backs. The trim box is the grid: 6 × 63.5
+    plus 5 gaps of 6 mm = 411 mm wide, centred on 450; 3 × 88.9 + 2 × 6 = 278.7 mm tall on 320."""
+    run_build(tmp_path, "two-ops", "--what", "cards", "--lang", "en", "--paper", "sra3")
+    path = tmp_path / "two-ops" / "en" / "sra3" / "cards-deck.pdf"
+    assert_pages_sized_and_boxed(path, "sra3")
+    reader = PdfReader(path)
+    assert len(reader.pages) == 6
+    left, bottom = (450 - 411) / 2, (320 - 278.7) / 2
+    assert_box_close(reader.pages[0].trimbox, (left, bottom, left + 411, bottom + 278.7), "SRA3 TrimBox")
+    assert "SRA3" in reader.pages[0].extract_text()  # the label names the paper to print on
 
 
 def test_fold_sheet_boxes_cover_fronts_and_backs(two_ops: Path) -> None:

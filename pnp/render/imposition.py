@@ -561,6 +561,9 @@ def _margin_chrome(
         placed = _place_along(PRINTER_MARGIN_MM, along_end - PRINTER_MARGIN_MM, fold_positions[label_side])
     elif band_room > 1.5:
         band_depth = band_room
+        if band_depth + _EPS < LABEL_BAND_MIN_MM:  # most cards came first (12 x 18 in, bridge: 25 cards)
+            warnings.append(f"the sheet label and ruler get only {band_depth:.1f} mm of margin and print small "
+                            f"(they want {LABEL_BAND_MIN_MM:g} mm): check the scale with a ruler on a card")
         blocked = (cuts_along if cues[label_side] == "crop_marks" else []) + fold_positions[label_side]
         placed = _place_along(PRINTER_MARGIN_MM, along_end - PRINTER_MARGIN_MM, blocked)
         if placed is None or placed[1][1] - placed[1][0] < LABEL_MIN_LENGTH_MM:

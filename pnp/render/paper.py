@@ -73,6 +73,11 @@ class CardSize:
 PAPER_SIZES: dict[str, Paper] = {
     "a4": Paper("A4", 210.0, 297.0),
     "letter": Paper("Letter", 215.9, 279.4),
+    # print-shop sheets, built when asked for (--paper): more cards a sheet, an A4 or Letter-size booklet
+    "a3": Paper("A3", 297.0, 420.0),
+    "sra3": Paper("SRA3", 320.0, 450.0),
+    "tabloid": Paper("Tabloid", 279.4, 431.8),
+    "12x18": Paper("12 × 18 in", 304.8, 457.2),
 }
 
 # One list of presets for the whole tool: the model validates game.toml sizes against it.
