@@ -11,7 +11,7 @@ from pnp import __version__
 from pnp.render.paper import PAPER_SIZES
 
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
-WHAT_CHOICES = ["cards", "fold", "lowink", "calibration", "png", "rules", "aid"]
+WHAT_CHOICES = ["cards", "fold", "lowink", "calibration", "png", "singles", "rules", "aid"]
 
 
 class OffsetParam(click.ParamType):
@@ -42,7 +42,8 @@ def _games_languages_papers_what(function):
         click.option("--paper", "papers", multiple=True, type=click.Choice(list(PAPER_SIZES)),
                      help="Papers to build (default: a4 and letter)."),
         click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
-                     help="Only these outputs (repeat for several; default: all), e.g. --what cards."),
+                     help="Only these outputs (repeat for several; default: all but png and singles), "
+                          "e.g. --what cards."),
     ]):
         function = option(function)
     return function

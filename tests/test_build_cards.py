@@ -222,6 +222,31 @@ def test_a_print_shop_sheet_holds_eighteen_poker_cards(tmp_path: Path) -> None:
     assert "SRA3" in reader.pages[0].extract_text()  # the label names the paper to print on
 
 
+def test_singles_are_one_card_a_page_for_print_on_demand(tmp_path: Path) -> None:
+    """--what singles: 52 cards, front then back, each page the card's bleed box (63.5 + 6 by 88.9 + 6
+    mm) with the trim 3 mm in; no marks or label, fonts embedded, art and back pattern to the page edge."""
+    from pnp.commands.build import WHAT
+
+    assert "singles" not in WHAT  # a plain `pnp build` does not make them
+    output = run_build(tmp_path, "two-ops", "--what", "singles", "--lang", "en")
+    assert "wrote 1 file(s)" in output
+    path = tmp_path / "two-ops" / "en" / "singles" / "cards-deck.pdf"
+    reader = PdfReader(path)
+    assert len(reader.pages) == 104
+    for page in reader.pages[:4]:
+        assert_box_close(page.mediabox, (0, 0, 69.5, 94.9), "MediaBox")
+        assert_box_close(page.bleedbox, (0, 0, 69.5, 94.9), "BleedBox")
+        assert_box_close(page.trimbox, (3, 3, 66.5, 91.9), "TrimBox")
+        for font in fonts_in(page.get("/Resources")):
+            descriptor = font_descriptor(font)
+            assert descriptor is not None and ("/FontFile2" in descriptor or "/FontFile3" in descriptor)
+    front, back = reader.pages[0].extract_text(), reader.pages[1].extract_text()
+    assert "A" in front and "♠" in front and "Two Ops" not in front
+    assert back.strip() == "Two Ops"  # the back's title, and no sheet label on either
+    corner = render_grey(path, 1, 72).getpixel((1, 1))  # 0.35 mm from the page corner, in the bleed
+    assert corner < 128, corner  # the back's dark pattern reaches the page edge
+
+
 def test_fold_sheet_boxes_cover_fronts_and_backs(two_ops: Path) -> None:
     reader = PdfReader(two_ops / "en" / "a4" / "cards-deck-fold.pdf")
     assert len(reader.pages) == 13  # 52 cards, 4 per fold sheet

@@ -11,11 +11,11 @@ from pnp.model.game import Game
 from pnp.render.deck import BoundComponent, DeckRenderer, decode_art_ahead, expand_copies, make_painter
 from pnp.render.faces import TextIssue, ink_saver_changes
 from pnp.render.fonts import FontSet
-from pnp.render.imposition import plan_fold_sheet, plan_sheet
+from pnp.render.imposition import plan_fold_sheet, plan_sheet, plan_single_card
 from pnp.render.paper import CardSize, Paper
 from pnp.render.sheets import SheetLabels, SheetOptions, SheetsResult, write_card_sheets
 
-Variant = Literal["duplex", "fold", "lowink"]
+Variant = Literal["duplex", "fold", "lowink", "singles"]
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,20 @@ def label_texts(game: Game, lang: str) -> list[str]:
     return sample
 
 
-def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, paper: Paper, lang: str,
+def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, paper: Paper | None, lang: str,
                         variant: Variant, options: PrintOptions, path: Path) -> CardPdfResult:
+    """``paper``: the sheet to impose on; None for ``singles``, whose pages are the cards themselves."""
     component = bound.component
     width, height = component.trim_mm
     card = CardSize(width, height, "custom")
     mode = "fold" if variant == "fold" else "duplex"
-    if mode == "fold":
+    back_offset = options.back_offset_mm
+    if variant == "singles":
+        plan = plan_single_card(card, bleed_mm=options.bleed_mm)
+        back_offset = (0.0, 0.0)  # a home printer's drift means nothing to a print service
+    elif paper is None:
+        raise ValueError(f"{variant} sheets need a paper")
+    elif mode == "fold":
         plan = plan_fold_sheet(paper, card, bleed_mm=options.bleed_mm)
     else:
         plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm)
@@ -87,11 +94,11 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
         label_font=fontset.regular,
         mode=mode,
         duplex_edge=options.duplex_edge,
-        back_offset_mm=options.back_offset_mm,
+        back_offset_mm=back_offset,
         labels=labels_for(game, component.name(lang), lang),
         title=f"{game.title(lang)} — {component.name(lang)}",
         author=game.author(lang),
-        subject=f"pnp card sheets ({variant}, {paper.name}, {lang})",
+        subject=f"pnp card sheets ({variant}, {plan.paper.name}, {lang})",
         ink_saver=variant == "lowink",
     )
     result: SheetsResult = write_card_sheets(path, copies, renderer.draw_face, renderer.draw_back, plan,

@@ -288,6 +288,21 @@ def plan_sheet(
     return _best_plan(paper, card, bleed_mm, min_margin_mm, orientation, folds=(None,))
 
 
+def plan_single_card(card: CardSize, bleed_mm: float = 3.0) -> SheetPlan:
+    """One card a page, the page its bleed box: what print-on-demand services take.
+
+    No marks, label or ruler (the service cuts to the TrimBox, which is the card); the back page is
+    the same box, so the duplex mirror leaves it in place whatever the edge.
+    """
+    _check_lengths(bleed_mm, 0.0, card)
+    page = Paper(f"{card.width_mm:g} × {card.height_mm:g} mm card", card.width_mm + 2 * bleed_mm,
+                 card.height_mm + 2 * bleed_mm)
+    trim = Rect(bleed_mm, bleed_mm, card.width_mm, card.height_mm)
+    bleed = Rect(0.0, 0.0, page.width_mm, page.height_mm)
+    return SheetPlan("grid", page, card, bleed_mm, 0.0, 1, 1, 0.0, 0.0, "separate", (Slot(0, 0, 0, trim, bleed),),
+                     trim, bleed, {}, (), (), None, None)
+
+
 def plan_fold_sheet(
     paper: Paper,
     card: CardSize,

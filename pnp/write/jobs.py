@@ -23,7 +23,7 @@ from pnp.render.faces import TextIssue
 from pnp.render.fonts import font_cache_dir
 from pnp.write.stamps import files_in, inputs_digest, job_key, stamps_folder
 
-CARD_KINDS = ("cards", "fold", "lowink", "png")
+CARD_KINDS = ("cards", "fold", "lowink", "png", "singles")
 #: document kind -> file name; `--what rules` builds the first two, `--what aid` the last two
 DOCUMENT_FILES = {"rules": "rules.pdf", "booklet": "rules-booklet.pdf", "aid": "aid.pdf", "aid-cards": "aid-cards.pdf"}
 WHAT_DOCUMENTS = {"rules": ("rules", "booklet"), "aid": ("aid", "aid-cards")}
@@ -119,6 +119,9 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
             if options.png:
                 jobs.append(_job("png", lang, "", out / game.id / lang / "png" / component.id, component.id,
                                  parameters, inputs))
+            if "singles" in what:  # one card a page, for print-on-demand services: no paper
+                jobs.append(_job("singles", lang, "", out / game.id / lang / "singles" / f"cards-{component.id}.pdf",
+                                 component.id, parameters, inputs))
             if jobs:
                 units.append(Unit(game.path, game.id, lang, component.id, tuple(jobs), options, cache_dir,
                                   stamp_root))

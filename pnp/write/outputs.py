@@ -51,14 +51,14 @@ def _warn(state: UnitState, job: Job, messages: Iterable[str]) -> None:
         state.report.warning(f"{job.path.name}: {message}", state.game.path)
 
 
-@writer("cards", "fold", "lowink")
+@writer("cards", "fold", "lowink", "singles")
 def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
     if job.kind == "lowink" and low_ink_changes_nothing(_bound(state), _bound(state, ink_saver=True)):
         return _no_low_ink(state, job)
     bound, fontset = _bound(state, ink_saver=job.kind == "lowink"), _card_fonts(state)
     variant = "duplex" if job.kind == "cards" else job.kind
     job.path.parent.mkdir(parents=True, exist_ok=True)
-    result = write_component_pdf(state.game, bound, fontset, PAPER_SIZES[job.paper], job.lang, variant,
+    result = write_component_pdf(state.game, bound, fontset, PAPER_SIZES.get(job.paper), job.lang, variant,
                                  state.unit.options.print, job.path)
     _warn(state, job, result.warnings)  # e.g. a margin too narrow for the ruler or the cutting cues
     return [job.path], list(result.issues)
