@@ -577,3 +577,30 @@ def test_rebuild_with_source_date_epoch_is_byte_identical_and_dated(tmp_path: Pa
     for name in first:
         reader = PdfReader(tmp_path / "first" / name)
         assert str(reader.metadata["/CreationDate"]).startswith("D:20231114221320"), name
+
+
+# ----------------------------------------------------------------------------- --only: reprint chosen cards
+
+
+def test_only_reprints_chosen_cards_into_files_of_their_own(tmp_path: Path) -> None:
+    """A card of each of two components: those two get a one-sheet reprint, the third component
+    nothing, and no deck file is replaced by a sheet of one card."""
+    out = tmp_path / "out"
+    run_build(out, "take-over-that-job", "--only", "green-1", "--only", "marker-red", "--what", "cards",
+              "--lang", "en", "--paper", "a4")
+    folder = out / "take-over-that-job" / "en" / "a4"
+    assert sorted(p.name for p in folder.iterdir()) == ["cards-markers-reprint.pdf", "cards-numbers-reprint.pdf"]
+    numbers = PdfReader(folder / "cards-numbers-reprint.pdf")
+    assert len(numbers.pages) == 2  # one sheet: the front and its backs
+    assert "Green 1" in numbers.pages[0].extract_text() and "Green 2" not in numbers.pages[0].extract_text()
+
+
+def test_only_with_an_unknown_id_builds_nothing_and_says_which(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["build", "--data", str(DATA), "--out", str(tmp_path), "two-ops", "--only",
+                                      "7h", "--only", "ZZ", "--only", "7H", "--what", "cards"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "error: --only 7h: no printed card has that id" in result.output
+    assert "did you mean 7H?" in result.output and "error: --only ZZ" in result.output
+    assert "--only 7H:" not in result.output
+    assert list(tmp_path.rglob("*.pdf")) == []

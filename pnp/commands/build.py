@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import click
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.model.build import load_game
+from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules import get_rules
 from pnp.validate import check_game
@@ -83,6 +85,8 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         game, game_units = planned
         loaded[game.path] = game
         units.extend(game_units)
+    if not _only_names_cards(request.options.print.only, loaded.values()):
+        return 1
     summary = BuildSummary()
     run_units(units, summary, request.jobs, loaded)
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
@@ -90,6 +94,20 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     click.echo(summary.describe(Path.cwd()))
     return 1 if failed or summary.report.errors else 0
+
+
+def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
+    """Every --only id is a printed card of a game being built; else say which are not, and build nothing
+    (a typo would otherwise reprint the rest and leave the wanted card out)."""
+    known = {card.id for game in games for component in game.components.values() if component.printed
+             for card in component.cards}
+    unknown = [card_id for card_id in dict.fromkeys(only) if card_id not in known]
+    for card_id in unknown:
+        hint = next((k for k in sorted(known) if k.lower() == card_id.lower()), None) or closest(card_id, known)
+        click.echo(f"error: --only {card_id}: no printed card has that id", err=True)
+        click.echo(f"    fix: {f'did you mean {hint}?' if hint else 'use an id from the card lists'} "
+                   "(nothing was built)", err=True)
+    return not unknown
 
 
 def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]] | None:

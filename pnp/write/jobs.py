@@ -94,7 +94,11 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
     if document_kinds is None:
         document_kinds = [kind for choice in what for kind in WHAT_DOCUMENTS.get(choice, ())]
     units: list[Unit] = []
-    printed = [c for c in game.components.values() if c.printed and c.cards]
+    only = set(options.print.only)
+    # --only reprints chosen cards: only their components, into files of their own (the deck's stay whole)
+    printed = [c for c in game.components.values()
+               if c.printed and c.cards and (not only or any(card.id in only for card in c.cards))]
+    reprint = "-reprint" if only else ""
     listing = files_in(game.path, skip=editor_litter)  # once: a deck of 900 images is a long folder to list
     every_file = [game.path / relative for relative in listing]
     inputs_of = {component.id: card_inputs(game, component.id, listing) for component in printed}
@@ -111,8 +115,9 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
             jobs = []
             for paper in papers:
                 folder = output_folder(out, game.id, lang, paper)
-                names = {"cards": f"cards-{component.id}.pdf", "fold": f"cards-{component.id}-fold.pdf",
-                         "lowink": f"cards-{component.id}-lowink.pdf"}
+                names = {"cards": f"cards-{component.id}{reprint}.pdf",
+                         "fold": f"cards-{component.id}{reprint}-fold.pdf",
+                         "lowink": f"cards-{component.id}{reprint}-lowink.pdf"}
                 for kind, name in names.items():
                     if kind in what:
                         jobs.append(_job(kind, lang, paper, folder / name, component.id, parameters, inputs))
@@ -120,8 +125,8 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
                 jobs.append(_job("png", lang, "", out / game.id / lang / "png" / component.id, component.id,
                                  parameters, inputs))
             if "singles" in what:  # one card a page, for print-on-demand services: no paper
-                jobs.append(_job("singles", lang, "", out / game.id / lang / "singles" / f"cards-{component.id}.pdf",
-                                 component.id, parameters, inputs))
+                singles = out / game.id / lang / "singles" / f"cards-{component.id}{reprint}.pdf"
+                jobs.append(_job("singles", lang, "", singles, component.id, parameters, inputs))
             if jobs:
                 units.append(Unit(game.path, game.id, lang, component.id, tuple(jobs), options, cache_dir,
                                   stamp_root))
