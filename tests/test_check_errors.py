@@ -365,3 +365,15 @@ def test_a_card_list_saved_with_semicolons_or_tabs_is_one_error_that_says_so(gam
     assert f"data/mini/cards/deck.csv:1: error: the card list's columns are separated by {named}" in output
     assert "CSV UTF-8 (Comma delimited)" in output
     assert "mini: FAILED — 1 error(s)" in output
+
+
+def test_a_broken_rule_text_stops_the_rulebook_not_the_card_sheets(game: Path, tmp_path: Path) -> None:
+    """A translation in progress must not keep a designer from printing the cards."""
+    replace(game / "rules" / "en.md", "{{ players.min }}", "{{ players.minimum }}")
+    out = str(tmp_path / "out")
+    code, output = run("build", "mini", "--what", "cards", "--paper", "a4", "--lang", "en", "--out", out)
+    assert code == 0 and "wrote 1 file(s)" in output, output
+    code, output = run("build", "mini", "--what", "rules", "--paper", "a4", "--lang", "en", "--out", out)
+    assert code == 1 and "players has no field 'minimum'" in output and "not built" in output, output
+    code, output = run("check", "mini")
+    assert code == 1 and "players has no field 'minimum'" in output

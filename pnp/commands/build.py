@@ -128,7 +128,8 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
                               documents_for(game, None, what))
             if probe and all(all_fresh(unit) is not None for unit in probe):
                 return game, probe
-        rules, _ = check_game(game, report, layouts=False)  # what check_folder does, on the game loaded above
+        # what check_folder does, on the game loaded above; rule texts only when a rulebook is wanted
+        rules, _ = check_game(game, report, layouts=False, rule_texts="rules" in what)
     if report.errors or game is None or rules is None:
         for diagnostic in report.errors:
             click.echo(diagnostic.format(Path.cwd()), err=True)
