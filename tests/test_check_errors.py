@@ -374,6 +374,12 @@ def test_a_broken_rule_text_stops_the_rulebook_not_the_card_sheets(game: Path, t
     code, output = run("build", "mini", "--what", "cards", "--paper", "a4", "--lang", "en", "--out", out)
     assert code == 0 and "wrote 1 file(s)" in output, output
     code, output = run("build", "mini", "--what", "rules", "--paper", "a4", "--lang", "en", "--out", out)
-    assert code == 1 and "players has no field 'minimum'" in output and "not built" in output, output
+    assert code == 1 and "players has no field 'minimum'" in output and "rulebooks not built" in output, output
+    assert "wrote 0 file(s)" in output
+    code, output = run("build", "mini", "--paper", "a4", "--lang", "en", "--out", out, "--force")
+    assert code == 1 and "mini: rulebooks not built" in output, output  # everything else is
+    built = sorted(p.name for p in (tmp_path / "out" / "mini" / "en" / "a4").iterdir())
+    # a game without a rules module has no aid tables, so no aid; rules.pdf and the booklet are left out
+    assert built == ["calibration.pdf", "cards-deck-fold.pdf", "cards-deck-lowink.pdf", "cards-deck.pdf"], built
     code, output = run("check", "mini")
     assert code == 1 and "players has no field 'minimum'" in output

@@ -82,7 +82,8 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         if planned is None:
             failed = True
             continue
-        game, game_units = planned
+        game, game_units, whole = planned
+        failed = failed or not whole
         loaded[game.path] = game
         units.extend(game_units)
     if not _only_names_cards(request.options.print.only, loaded.values()):
@@ -110,8 +111,10 @@ def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
     return not unknown
 
 
-def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]] | None:
-    """The game and its build units once it passes the check; None (errors shown) when it does not.
+def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit], bool] | None:
+    """The game, its build units and whether they are all it was asked for, once it passes the check;
+    None (errors shown) when it does not. Errors in rule texts (a translation in progress) leave out the
+    rulebooks only: the units are the rest, and the flag is False.
 
     A game whose every output is up to date skips the check: each output's key covers every file
     the game folder holds, the options and pnp itself, and an output is only ever written after
@@ -127,16 +130,24 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
             probe = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
                               documents_for(game, None, what))
             if probe and all(all_fresh(unit) is not None for unit in probe):
-                return game, probe
+                return game, probe, True
         # what check_folder does, on the game loaded above; rule texts only when a rulebook is wanted
-        rules, _ = check_game(game, report, layouts=False, rule_texts="rules" in what)
+        texts = Report()
+        rules, _ = check_game(game, report, layouts=False, rule_texts="rules" in what, text_report=texts)
     if report.errors or game is None or rules is None:
         for diagnostic in report.errors:
             click.echo(diagnostic.format(Path.cwd()), err=True)
         click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
         return None
+    whole = not texts.errors
+    if not whole:
+        for diagnostic in texts.errors:
+            click.echo(diagnostic.format(Path.cwd()), err=True)
+        click.echo(f"{folder.name}: rulebooks not built — fix the errors above (pnp check {folder.name}); "
+                   "the rest is", err=True)
+        what = tuple(choice for choice in what if choice != "rules")
     return game, plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
-                           documents_for(game, rules, what))
+                           documents_for(game, rules, what)), whole
 
 
 def _languages(game: Game, request: BuildRequest) -> tuple[str, ...]:

@@ -26,14 +26,15 @@ class CheckResult:
     examples: dict[str, str] = field(default_factory=dict)
 
 
-def check_game(game: Game, report: Report, layouts: bool = True,
-               rule_texts: bool = True) -> tuple[GameRules | None, dict[str, str]]:
+def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: bool = True,
+               text_report: Report | None = None) -> tuple[GameRules | None, dict[str, str]]:
     """Run every check on a modelled game, adding to ``report``.
 
     ``layouts=False`` skips the dry run of the card layouts: `pnp build` binds
     every card anyway and reports the same problems from there. ``rule_texts=False``
-    skips the rule texts and translations, for a build that makes no rulebook: a
-    translation in progress must not stop the card sheets.
+    skips the rule texts and translations, for a build that makes no rulebook;
+    ``text_report`` takes their problems apart, so that a translation in progress
+    stops the rulebook and not the card sheets.
     """
     generic.check_counts(game, report)
     generic.check_vocabulary(game, report)
@@ -59,7 +60,7 @@ def check_game(game: Game, report: Report, layouts: bool = True,
     if rule_texts and has_rule_texts(game):  # the Markdown machinery is imported only where it is needed
         from pnp.validate.translations import check_translations
 
-        check_translations(game, report, rules, results)
+        check_translations(game, report if text_report is None else text_report, rules, results)
     elif rule_texts:
         report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
     return rules, outcome
