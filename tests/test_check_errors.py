@@ -383,3 +383,15 @@ def test_a_broken_rule_text_stops_the_rulebook_not_the_card_sheets(game: Path, t
     assert built == ["calibration.pdf", "cards-deck-fold.pdf", "cards-deck-lowink.pdf", "cards-deck.pdf"], built
     code, output = run("check", "mini")
     assert code == 1 and "players has no field 'minimum'" in output
+
+
+def test_manifest_typos_get_a_did_you_mean(game: Path) -> None:
+    manifest = game / "game.toml"
+    replace(manifest, 'kind = "cards"', 'kind = "card"')
+    replace(manifest, 'size = "poker"', 'size = "pokr"')
+    replace(manifest, 'cards = "cards/deck.csv"', 'cards = "cards/dek.csv"')
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "unknown component kind 'card'" in output and "did you mean 'cards'?" in output
+    assert "unknown card size 'pokr' (did you mean 'poker'?)" in output
+    assert "card list 'cards/dek.csv' not found" in output and "did you mean 'cards/deck.csv'?" in output

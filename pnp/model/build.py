@@ -12,7 +12,7 @@ from typing import Any
 from pnp.diagnostics import Report
 from pnp.load.game_folder import GAME_ID, GameFiles, load_csv, load_files
 from pnp.model.cards import read_cards
-from pnp.model.fields import TomlReader
+from pnp.model.fields import TomlReader, closest
 from pnp.model.game import Component, Deal, Example, Game, GridRule, SeedNote, SetupRow, Source, Term
 from pnp.model.sizes import SizeError, parse_size
 
@@ -218,8 +218,10 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
         reader.unknown_keys(table, path, COMPONENT_KEYS)
         kind = reader.string(table, path, "kind", "cards") or "cards"
         if kind not in COMPONENT_KINDS:
+            hint = closest(kind, COMPONENT_KINDS)
+            kinds = ", ".join(sorted(COMPONENT_KINDS))
             reader.error(path + ("kind",), f"unknown component kind {kind!r}",
-                         f"use one of: {', '.join(sorted(COMPONENT_KINDS))}")
+                         f"did you mean {hint!r}? (one of: {kinds})" if hint else f"use one of: {kinds}")
         count = reader.integer(table, path, "count")
         printed = table.get("printed", kind != "dice")
         size = None
@@ -250,8 +252,7 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
                 if not _inside(cards_file, files.path):
                     reader.error(path + ("cards",), f"{rel!r} points outside the game folder")
                 elif not cards_file.is_file():
-                    reader.error(path + ("cards",), f"card list {rel!r} not found",
-                                 f"create {cards_file}, or fix the path")
+                    reader.error(path + ("cards",), f"card list {rel!r} not found", _missing_list_fix(files.path, rel))
                 else:
                     csv_table = load_csv(files, cards_file, report)
                     # a list with unreadable rows is still checked row by row, but
@@ -419,3 +420,10 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
         ))
     return tuple(examples)
 
+
+
+def _missing_list_fix(game_path: Path, rel: str) -> str:
+    """The card list meant, when the folder has one with a similar name; else how to make it."""
+    lists = sorted(str(p.relative_to(game_path)) for p in game_path.rglob("*.csv") if p.is_file())
+    hint = closest(rel, lists)
+    return f"did you mean {hint!r}?" if hint else f"create {rel} in the game folder, or fix the path"

@@ -28,7 +28,10 @@ def parse_size(value: Any) -> tuple[float, float]:
             return CARD_PRESETS[value]
         match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm)?\s*", value)
         if not match:
-            raise SizeError(f"unknown card size {value!r}")
+            from pnp.model.fields import closest
+
+            hint = closest(value.strip().lower(), CARD_PRESETS)
+            raise SizeError(f"unknown card size {value!r}" + (f" (did you mean {hint!r}?)" if hint else ""))
         width, height = float(match.group(1)), float(match.group(2))
     elif (isinstance(value, list) and len(value) == 2
           and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
