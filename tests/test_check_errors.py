@@ -395,3 +395,17 @@ def test_manifest_typos_get_a_did_you_mean(game: Path) -> None:
     assert "unknown component kind 'card'" in output and "did you mean 'cards'?" in output
     assert "unknown card size 'pokr' (did you mean 'poker'?)" in output
     assert "card list 'cards/dek.csv' not found" in output and "did you mean 'cards/deck.csv'?" in output
+
+
+def test_a_misspelt_colour_header_is_one_grid_error_not_one_per_card(game: Path) -> None:
+    """The column is ignored (a warning with a did-you-mean), so no card has a colour: that is the one
+    grid problem, not ten missing cards plus ten 'None 1' cards outside the grid."""
+    cards = game / "cards" / "deck.csv"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace(",colour,", ",colur,", 1), encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "unknown column 'colur' (ignored)" in output and "did you mean 'colour'?" in output
+    assert ("component 'deck': red-1, red-2, red-3, red-4, red-5, blue-1, blue-2, blue-3 and 2 more have no "
+            "colour or no rank, which the grid needs") in output, output
+    assert "None" not in output and "the grid declares" not in output

@@ -68,12 +68,20 @@ def check_grids(game: Game, report: Report) -> None:
             continue
         for grid in component.grids:
             axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)
-            counted: Counter[tuple[str | None, int | None]] = Counter()
-            for card in component.cards:
-                if grid.kinds and card.kind not in grid.kinds:
-                    continue
-                counted[(getattr(card, axis_attr), card.rank)] += card.count
             line = grid.source.line if grid.source else None
+            in_grid = [card for card in component.cards if not grid.kinds or card.kind in grid.kinds]
+            unplaced = [card.id for card in in_grid if getattr(card, axis_attr) is None or card.rank is None]
+            if unplaced:
+                # without a colour (or suit) or rank a card has no place in the grid, and every count
+                # below would only repeat that: one error, naming them
+                have = "has" if len(unplaced) == 1 else "have"
+                report.error(f"component {component.id!r}: {_listed(unplaced)} {have} no {axis_attr} or no rank, "
+                             "which the grid needs", _manifest(game), line,
+                             f"fill in the {axis_attr} and rank columns of the card list (and check their headers)")
+                continue
+            counted: Counter[tuple[str | None, int | None]] = Counter()
+            for card in in_grid:
+                counted[(getattr(card, axis_attr), card.rank)] += card.count
             wrong: dict[int, list[str]] = {}  # how often found -> the cards found that often
             for value in axis:
                 for rank in grid.ranks:
@@ -87,12 +95,12 @@ def check_grids(game: Game, report: Report) -> None:
                     f"{found} time(s), the grid declares {grid.copies} each",
                     _manifest(game), line, "add or remove " + ("that card" if len(cards) == 1 else "those cards")
                     + " in the card list")
-            for (value, rank), found in sorted(counted.items(), key=str):
-                if not found:
-                    continue  # a row with count 0 (or an unreadable count, reported at its line) prints nothing
-                report.error(
-                    f"component {component.id!r}: {value} {rank} ({found} card(s)) is outside the declared grid",
-                    _manifest(game), line, "fix the card's suit/colour/rank, or widen the grid")
+            outside = [f"{value} {rank} ({found})" for (value, rank), found in sorted(counted.items(), key=str)
+                       if found]  # a row with count 0 (or an unreadable count, reported at its line) prints nothing
+            if outside:
+                report.error(f"component {component.id!r}: {_listed(outside)} (card(s)) "
+                             f"{'is' if len(outside) == 1 else 'are'} outside the declared grid",
+                             _manifest(game), line, "fix the cards' suit/colour/rank, or widen the grid")
 
 
 GRID_CARDS_SHOWN = 8
