@@ -116,7 +116,7 @@ def test_pair_tables_puts_two_tables_on_a_card() -> None:
 def test_a_split_table_takes_both_sides_of_one_card() -> None:
     tables = [AidTable(id=str(n), title=str(n), header=["h"], rows=[["r"]]) for n in range(4)]
     # table 1 is the first half of a split: it may not go on the back of table 0's card
-    cards = pair_tables(tables, first_halves=[tables[1]])
+    cards = pair_tables(tables, first_parts=[tables[1]])
     assert [(c.front.id, c.back.id if c.back else None) for c in cards] == [("0", None), ("1", "2"), ("3", None)]
 
 
@@ -194,3 +194,51 @@ def test_a_sheet_too_small_for_one_readable_column_sets_two(cache: Path, tmp_pat
 
 def test_a_sheet_readable_in_one_column_keeps_it(game: Game, aids: dict) -> None:
     assert aids["sheet-en-a4"].columns == 1 and aids["sheet-en-a4"].font_size >= 10
+
+
+def test_split_rows_keeps_order_and_puts_the_notes_under_the_last_part() -> None:
+    from pnp.render.aid import split_rows
+
+    table = AidTable(id="t", title="Steps", header=["h"], rows=[[str(n)] for n in range(7)], notes=["note"])
+    parts = split_rows(table, 3, "en")
+    assert [p.title for p in parts] == ["Steps (1/3)", "Steps (2/3)", "Steps (3/3)"]
+    assert [[row[0] for row in p.rows] for p in parts] == [["0", "1", "2"], ["3", "4"], ["5", "6"]]
+    assert [p.notes for p in parts] == [[], [], ["note"]]
+    assert split_rows(table, 2, "ja")[1].title == "Steps（2/2）"
+
+
+def test_a_table_too_dense_for_two_sides_takes_as_many_as_it_needs(game: Game, cache: Path) -> None:
+    """Forty steps: two sides would still set them below 7 pt, so the table takes the fewest sides that
+    set every part at 7 pt or more, in order, each part marked, starting on a front."""
+    from reportlab.lib.units import mm
+
+    from pnp.render.aid import (
+        AID_CARD,
+        CARD_INSET,
+        READABLE_CARD_SIZE,
+        _card_flowables,
+        card_sides,
+        split_rows,
+        stack_height,
+    )
+    from pnp.render.fonts import prepare_fonts
+
+    rows = [[f"Step {n}: draw a card, then pass one to the player on your left"] for n in range(1, 41)]
+    dense = AidTable(id="steps", title="Turn", header=["step"], rows=rows, notes=["Then the next player."])
+    small = AidTable(id="small", title="Small", header=["a"], rows=[["x"]])
+    fontset = prepare_fonts([row[0] for row in rows] + ["Turn", "step", "Small", "(1/6)"], cache)
+    sides, first_parts = card_sides(game, [small, dense], "en", fontset)
+    parts = sides[1:]
+    assert len(parts) >= 3 and first_parts == [parts[0]]
+    assert [p.title for p in parts] == [f"Turn ({n}/{len(parts)})" for n in range(1, len(parts) + 1)]
+    assert [row for p in parts for row in p.rows] == rows and parts[-1].notes == ["Then the next player."]
+    width, height = AID_CARD.width_mm * mm - 2 * CARD_INSET, AID_CARD.height_mm * mm - 2 * CARD_INSET
+
+    def fits(part: AidTable) -> bool:
+        return stack_height(_card_flowables(game, part, "en", fontset, width, READABLE_CARD_SIZE), width) <= height
+
+    assert all(fits(part) for part in parts)  # each part sets at the readable size
+    assert not all(fits(part) for part in split_rows(dense, len(parts) - 1, "en"))  # and one fewer would not
+    cards = pair_tables(sides, first_parts)
+    assert cards[0].front is small and cards[0].back is None  # the split table starts on a front
+    assert cards[1].front is parts[0] and cards[1].back is parts[1]

@@ -256,13 +256,14 @@ class AidCard:
     back: AidTable | None
 
 
-def pair_tables(tables: Sequence[AidTable], first_halves: Sequence[AidTable] = ()) -> list[AidCard]:
-    """Front and back of each reference card: tables in order, two to a card. A table split in two
-    (``first_halves`` holds its first part) takes both sides of one card, never a back and a front."""
+def pair_tables(tables: Sequence[AidTable], first_parts: Sequence[AidTable] = ()) -> list[AidCard]:
+    """Front and back of each reference card: tables in order, two to a card. A table split in parts
+    (``first_parts`` holds each one's first part) starts on a front, so its first two parts are the
+    two sides of one card, never a back and a front."""
     cards: list[AidCard] = []
     front: AidTable | None = None
     for table in tables:
-        if front is not None and any(table is half for half in first_halves):
+        if front is not None and any(table is first for first in first_parts):
             cards.append(AidCard(front, None))
             front = None
         if front is None:
@@ -275,34 +276,57 @@ def pair_tables(tables: Sequence[AidTable], first_halves: Sequence[AidTable] = (
     return cards
 
 
-READABLE_CARD_SIZE = 7.0  # points: a table that one side sets smaller is split over both sides of a card
-SPLIT_MARKS = {"ja": ("（1/2）", "（2/2）")}  # what a table's title gets on each side, where not " (1/2)"
+READABLE_CARD_SIZE = 7.0  # points: a table that one side sets smaller is split over more sides
+MOST_PARTS = 6  # sides one table may take (three cards); past that it sets small, as one side would
+PART_MARKS = {"ja": "（{part}/{parts}）"}  # what a part's title gets, where not " (1/2)"
 
 
-def split_marks(lang: str) -> tuple[str, str]:
-    return SPLIT_MARKS.get(lang, (" (1/2)", " (2/2)"))
+def part_mark(lang: str, part: int, parts: int) -> str:
+    return PART_MARKS.get(lang, " ({part}/{parts})").format(part=part, parts=parts)
+
+
+def split_marks(lang: str) -> list[str]:
+    """Every part mark a card may print, for the font subset."""
+    return [part_mark(lang, part, parts) for parts in range(2, MOST_PARTS + 1) for part in range(1, parts + 1)]
+
+
+def split_rows(table: AidTable, parts: int, lang: str) -> list[AidTable]:
+    """``table`` in ``parts`` parts of nearly equal rows, in order, marked (1/3)...; notes under the last."""
+    size, extra = divmod(len(table.rows), parts)
+    pieces, start = [], 0
+    for part in range(parts):
+        end = start + size + (1 if part < extra else 0)
+        last = part == parts - 1
+        pieces.append(replace(table, title=table.title + part_mark(lang, part + 1, parts), rows=table.rows[start:end],
+                              notes=table.notes if last else []))
+        start = end
+    return pieces
 
 
 def card_sides(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontSet) -> tuple[list[AidTable],
                                                                                               list[AidTable]]:
-    """The tables as card sides, and the first halves among them: a table one side would set below
-    READABLE_CARD_SIZE (Rudy's nine turn steps: 5.5 pt) goes on both sides of a card, rows split evenly,
-    its notes under the second half."""
+    """The tables as card sides, and the first parts among them: a table one side would set below
+    READABLE_CARD_SIZE (Rudy's nine turn steps: 5.5 pt) takes as few more sides as set it at that size
+    or more (both sides of a card, then the next card), rows split evenly, its notes under the last."""
     width, height = AID_CARD.width_mm * mm - 2 * CARD_INSET, AID_CARD.height_mm * mm - 2 * CARD_INSET
+
+    def fitted(table: AidTable) -> float:
+        return largest_fitting(lambda s: _card_flowables(game, table, lang, fontset, width, s), width, height,
+                               CARD_SIZES)[0]
+
     sides: list[AidTable] = []
-    first_halves: list[AidTable] = []
+    first_parts: list[AidTable] = []
     for table in tables:
-        size, _ = largest_fitting(lambda s, t=table: _card_flowables(game, t, lang, fontset, width, s), width, height,
-                                  CARD_SIZES)
-        if size >= READABLE_CARD_SIZE or len(table.rows) < 2:
+        if len(table.rows) < 2 or fitted(table) >= READABLE_CARD_SIZE:
             sides.append(table)
             continue
-        half = (len(table.rows) + 1) // 2
-        marks = split_marks(lang)
-        first = replace(table, title=table.title + marks[0], rows=table.rows[:half], notes=[])
-        sides += [first, replace(table, title=table.title + marks[1], rows=table.rows[half:])]
-        first_halves.append(first)
-    return sides, first_halves
+        most = min(MOST_PARTS, len(table.rows))
+        parts = next((split_rows(table, n, lang) for n in range(2, most + 1)
+                      if all(fitted(part) >= READABLE_CARD_SIZE for part in split_rows(table, n, lang))),
+                     split_rows(table, most, lang))
+        sides += parts
+        first_parts.append(parts[0])
+    return sides, first_parts
 
 
 def _card_flowables(game: Game, table: AidTable, lang: str, fontset: FontSet, width: float,
@@ -364,8 +388,8 @@ def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper,
     sheet = parse_paper(paper)
     tables = aid_tables_for(game, rules, lang)
     fontset = fonts_for(aid_texts(game, tables, lang), cache_dir, overrides=game.fonts)
-    sides, first_halves = card_sides(game, tables, lang, fontset)
-    cards = pair_tables(sides, first_halves) * (copies if copies is not None else game.players[1])
+    sides, first_parts = card_sides(game, tables, lang, fontset)
+    cards = pair_tables(sides, first_parts) * (copies if copies is not None else game.players[1])
     plan = plan_sheet(sheet, AID_CARD, bleed_mm=bleed_mm)
     painter = AidCardPainter(game, lang, fontset)
     has_backs = any(card.back is not None for card in cards)
