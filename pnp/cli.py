@@ -85,11 +85,13 @@ def list_games(data: Path | None, lang: str) -> None:
 @click.argument("game_id")
 @click.option("--lang", "languages", multiple=True, default=("en",), show_default=True,
               help="Languages the game ships in (repeat for several; the first is the source).")
-def new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> None:
+@click.option("--images", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Make the deck from a folder of card pictures: a card per picture, back.png as the back.")
+def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None) -> None:
     """Start a new game folder: a commented manifest, a card list and (English, Japanese) rule texts."""
     from pnp.commands.scaffold import run_new
 
-    sys.exit(run_new(data, game_id, languages))
+    sys.exit(run_new(data, game_id, languages, images))
 
 
 @cli.command()

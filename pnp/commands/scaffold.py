@@ -16,7 +16,8 @@ from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
 
 
-def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
+def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None = None) -> int:
+    """A starter game folder; with ``images``, a deck of those pictures (pnp/commands/new_from_pictures.py)."""
     if not GAME_ID.match(game_id):
         click.echo(f"error: game id {game_id!r} must be lower-case letters, digits and '-' (e.g. my-game)", err=True)
         return 2
@@ -24,6 +25,15 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
     if folder.exists():
         click.echo(f"error: {folder} already exists; choose another id or remove it", err=True)
         return 1
+    deck = None
+    if images is not None:
+        from pnp.commands.new_from_pictures import PictureFolderError, read_picture_folder
+
+        try:
+            deck = read_picture_folder(images)
+        except PictureFolderError as exc:
+            click.echo(f"error: {exc}", err=True)
+            return 1
     env = SandboxedEnvironment(keep_trailing_newline=True)
     starter = templates_root() / "new-game"
     context = {
@@ -44,21 +54,42 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...]) -> int:
         click.echo(problem.format(), err=True)
         return 1
     try:
-        (staging / "cards").mkdir()
-        outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}
-        for target, template in outputs.items():
-            text = env.from_string((starter / template).read_text(encoding="utf-8")).render(context)
-            target.write_text(text, encoding="utf-8")
-        rule_texts = _write_rule_texts(staging, starter, context["languages"])
+        if deck is not None:
+            _write_picture_deck(staging, starter, env, context, deck, images)
+            rule_texts = False  # the starter rules speak of a numbered deck; a picture deck writes its own
+        else:
+            (staging / "cards").mkdir()
+            outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}
+            for target, template in outputs.items():
+                text = env.from_string((starter / template).read_text(encoding="utf-8")).render(context)
+                target.write_text(text, encoding="utf-8")
+            rule_texts = _write_rule_texts(staging, starter, context["languages"])
         staging.rename(folder)
         if rule_texts:
             _accept_translations(folder, context["languages"])
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    if deck is not None:
+        back = f"back: images/{deck.back}" if deck.back else "the default back (no back.png among them)"
+        click.echo(f"created {folder} from {len(deck.cards)} picture(s): size {deck.size_note}; {back}. "
+                   f"Run 'pnp build {game_id}' for the sheets; edit game.toml and cards/deck.csv for counts, "
+                   "names and players")
+        return 0
     edit = "game.toml, cards/deck.csv" + (" and rules/*.md" if rule_texts else "")
     click.echo(f"created {folder}: edit {edit}, then run 'pnp check {game_id}'")
     return 0
+
+
+def _write_picture_deck(staging: Path, starter: Traversable, env: SandboxedEnvironment, context: dict,
+                        deck, images: Path | None) -> None:
+    from pnp.commands.new_from_pictures import write_picture_game
+
+    assert images is not None
+    write_picture_game(staging, deck, images)
+    manifest = env.from_string((starter / "game-pictures.toml.j2").read_text(encoding="utf-8")).render(
+        {**context, "count": len(deck.cards), "size": deck.size, "size_note": deck.size_note, "back": deck.back})
+    (staging / "game.toml").write_text(manifest, encoding="utf-8")
 
 
 RULE_TEXT_LANGUAGES = ("en", "ja")  # the languages a starter rule text is written in

@@ -1,0 +1,125 @@
+"""`pnp new GAME --images DIR`: a game made from a folder of card pictures, ready to build.
+
+For the designer who draws cards elsewhere and wants only the sheets: every picture becomes a card
+(its file copied into the game's images/ folder and named in the card list's image column), a
+picture called back.png (or .jpg, .svg) becomes the back, and the card size is read off the
+pictures' proportions. The game checks clean and builds as made; its card list, counts and
+names are there to edit.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnp.load.game_folder import editor_litter
+from pnp.model.sizes import CARD_PRESETS
+
+PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+BACK_NAMES = ("back", "card-back", "cardback", "back-side")
+BLEED_MM = 3.0
+#: how far a picture's proportions may be from a preset's (with or without bleed) and still be it
+SIZE_TOLERANCE = 0.02
+
+
+class PictureFolderError(Exception):
+    """The folder cannot make a game: the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class PictureDeck:
+    cards: tuple[tuple[str, str], ...]  # (card id, file name) in the folder's natural order
+    back: str | None  # the back picture's file name
+    size: str  # a preset name, or "WxH" for landscape cards
+    size_note: str  # how the size was chosen, for the message
+
+
+def natural_key(name: str) -> list[object]:
+    """card-2 before card-10, as a file manager lists them."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+
+
+def card_id(stem: str, taken: set[str]) -> str:
+    """A card id from a file name: lower case, words joined by '-', unique in the deck."""
+    plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode("ascii")  # Élan -> Elan
+    base = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "card"
+    candidate, number = base, 2
+    while candidate in taken:
+        candidate, number = f"{base}-{number}", number + 1
+    taken.add(candidate)
+    return candidate
+
+
+def read_picture_folder(folder: Path) -> PictureDeck:
+    if not folder.is_dir():
+        raise PictureFolderError(f"--images {folder}: no such folder")
+    pictures = sorted((path for path in folder.iterdir()
+                       if path.is_file() and path.suffix.lower() in PICTURE_SUFFIXES and not editor_litter(path.name)),
+                      key=lambda path: natural_key(path.name))
+    back = next((path for path in pictures if path.stem.lower() in BACK_NAMES), None)
+    faces = [path for path in pictures if path is not back]
+    if not faces:
+        raise PictureFolderError(f"--images {folder}: no PNG, JPEG or SVG card pictures in it")
+    taken: set[str] = set()
+    cards = tuple((card_id(path.stem, taken), path.name) for path in faces)
+    size, note = card_size([path for path in faces if path.suffix.lower() != ".svg"])
+    return PictureDeck(cards, back.name if back else None, size, note)
+
+
+def card_size(pictures: list[Path]) -> tuple[str, str]:
+    """The preset whose proportions the pictures have (with their 3 mm bleed, or without), turned
+    landscape when they are wider than tall; poker when they match none."""
+    from pnp.render.images import inspect_image
+
+    shapes: Counter[tuple[int, int]] = Counter()
+    for path in pictures:
+        try:
+            shapes[inspect_image(path).shown_size] += 1
+        except Exception:  # noqa: BLE001 - a picture pnp cannot read is reported by pnp check, at its card
+            continue
+    if not shapes:
+        return "poker", "poker, the default: no picture to measure"
+    (width, height), _ = shapes.most_common(1)[0]
+    landscape = width > height
+    long, short = max(width, height), min(width, height)
+    ratio = short / long
+    best = None
+    for name, (w, h) in CARD_PRESETS.items():
+        for bleed in (BLEED_MM, 0.0):
+            preset = min(w, h) + 2 * bleed, max(w, h) + 2 * bleed
+            error = abs(ratio - preset[0] / preset[1]) / (preset[0] / preset[1])
+            if best is None or error < best[0]:
+                best = (error, name, w, h)
+    assert best is not None
+    error, name, w, h = best
+    if error > SIZE_TOLERANCE:
+        return "poker", (f"poker: the pictures ({width} × {height} px) match no preset's proportions; "
+                         "set size in game.toml")
+    if landscape and w != h:
+        return f"{max(w, h):g}x{min(w, h):g}", f"{name}, landscape, from the pictures' {width} × {height} px"
+    return name, f"{name}, from the pictures' {width} × {height} px"
+
+
+def write_picture_game(staging: Path, deck: PictureDeck, source: Path) -> None:
+    """Copy the pictures in and write the card list and, for a back picture, its layout."""
+    images = staging / "images"
+    images.mkdir()
+    for _, name in deck.cards:
+        shutil.copy2(source / name, images / name)
+    if deck.back:
+        shutil.copy2(source / deck.back, images / deck.back)
+        (staging / "layouts").mkdir()
+        (staging / "layouts" / "picture-back.toml").write_text(
+            "# The back of every card: the picture, over the bleed.\n"
+            f'[[element]]\ntype = "image"\nsrc = "images/{deck.back}"\nbleed = true\n', encoding="utf-8")
+    (staging / "cards").mkdir()
+    lines = ["id,count,image"] + [f"{card},1,{_csv_field('images/' + name)}" for card, name in deck.cards]
+    (staging / "cards" / "deck.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _csv_field(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"' if any(c in value for c in ',"\n') else value

@@ -1,0 +1,85 @@
+"""`pnp new GAME --images DIR`: a folder of card pictures becomes a game that checks clean and builds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+from pypdf import PdfReader
+
+from pnp.cli import cli
+from pnp.commands.new_from_pictures import card_id, natural_key
+
+BRIDGE_LANDSCAPE_WITH_BLEED = (1121, 747)  # (88.9 + 6) × (57.2 + 6) mm at 300 dpi
+
+
+def picture(path: Path, size: tuple[int, int], colour: str) -> None:
+    Image.new("RGB", size, colour).save(path)
+
+
+def run(tmp_path: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [*args[:1], "--data", str(tmp_path / "data"), *args[1:]])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_a_folder_of_pictures_becomes_a_deck_that_builds(tmp_path: Path) -> None:
+    art = tmp_path / "art"
+    art.mkdir()
+    for name, colour in (("Dragon Card.png", "red"), ("card 10.png", "blue"), ("card 2.png", "green"),
+                         ("Back.png", "black")):
+        picture(art / name, BRIDGE_LANDSCAPE_WITH_BLEED, colour)
+    (art / "notes.txt").write_text("not a picture", encoding="utf-8")
+    (art / ".hidden.png").write_bytes(b"")
+    code, output = run(tmp_path, "new", "art-deck", "--images", str(art))
+    assert code == 0, output
+    assert "from 3 picture(s): size bridge, landscape, from the pictures' 1121 × 747 px" in output
+    assert "back: images/Back.png" in output
+    game = tmp_path / "data" / "art-deck"
+    assert (game / "cards" / "deck.csv").read_text(encoding="utf-8").splitlines() == [
+        "id,count,image", "card-2,1,images/card 2.png", "card-10,1,images/card 10.png",
+        "dragon-card,1,images/Dragon Card.png"]
+    manifest = game / "game.toml"
+    assert 'size = "88.9x57.2"' in manifest.read_text(encoding="utf-8")
+    assert 'back = "picture-back"' in manifest.read_text(encoding="utf-8")
+    code, output = run(tmp_path, "check", "art-deck")
+    assert code == 0 and "art-deck: ok — 0 error(s), 0 warning(s)" in output, output
+    code, output = run(tmp_path, "build", "art-deck", "--what", "cards", "--paper", "a4", "--out",
+                       str(tmp_path / "out"))
+    assert code == 0, output
+    reader = PdfReader(tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf")
+    assert len(reader.pages) == 2  # three landscape bridge cards on one sheet, then its backs
+
+
+def test_a_folder_without_pictures_or_no_folder_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    code, output = run(tmp_path, "new", "deck", "--images", str(tmp_path / "empty"))
+    assert code == 1 and "no PNG, JPEG or SVG card pictures in it" in output
+    code, output = run(tmp_path, "new", "deck", "--images", str(tmp_path / "nowhere"))
+    assert code == 1 and "no such folder" in output
+    assert not (tmp_path / "data" / "deck").exists()
+
+
+def test_pictures_of_no_preset_shape_get_poker_and_a_word(tmp_path: Path) -> None:
+    art = tmp_path / "art"
+    art.mkdir()
+    picture(art / "a.png", (500, 500 * 3), "red")  # 1 : 3, no card preset
+    code, output = run(tmp_path, "new", "deck", "--images", str(art))
+    assert code == 0 and "match no preset's proportions; set size in game.toml" in output
+    assert "the default back" in output
+
+
+@pytest.mark.parametrize("stems, ids", [
+    (["Dragon Card", "dragon_card", "dragon-card"], ["dragon-card", "dragon-card-2", "dragon-card-3"]),
+    (["!!!", "Élan", "カード"], ["card", "elan", "card-2"]),
+])
+def test_card_ids_are_made_unique_from_file_names(stems: list[str], ids: list[str]) -> None:
+    taken: set[str] = set()
+    assert [card_id(stem, taken) for stem in stems] == ids
+
+
+def test_pictures_are_in_the_order_a_file_manager_shows() -> None:
+    names = ["card 10.png", "card 2.png", "Card 1.png"]
+    assert sorted(names, key=natural_key) == ["Card 1.png", "card 2.png", "card 10.png"]
