@@ -234,3 +234,16 @@ def test_a_japanese_line_break_before_a_digit_adds_no_space(copy: Path) -> None:
     path.write_text(source.replace(old, "- 勝者はそれぞれ\n2点を得ます。", 1), encoding="utf-8")
     text, _ = render(load(copy), "ja")
     assert "勝者はそれぞれ2点を得ます。" in paragraph_texts(text)
+
+
+def test_a_text_with_a_syntax_error_still_has_its_structure_checked(copy: Path) -> None:
+    """Jinja2 cannot render past a syntax error, but headings, ids and example blocks are plain Markdown:
+    they are checked on the text with its template code blanked, so one run names them all."""
+    path = write_en(copy, "{{ rules.pips }} pip cards into", "{{ rules.pips pip cards into")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("```example op-jack-one\n", "```example op-jack-none\n"), encoding="utf-8")
+    text, report = render(load(copy), "en")
+    assert text is None
+    messages = {(error.line, error.message.split(":")[0]) for error in report.errors}
+    assert messages == {(line_of(path, "rules.pips pip"), "template syntax error"),
+                        (line_of(path, "op-jack-none"), "example 'op-jack-none' does not exist in examples.toml")}

@@ -806,16 +806,29 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     path = rule_text_path(game, lang)
     if results is None:
         results = compute_results(game, rules)
+    source = None
+    table_ids = {table.id for table in rules.aid_tables(game, lang)}
+    example_ids = {e.id for e in game.examples}
     try:
         source = read_text(path)
         rendered, unknown_names = render_template(source, path, rule_context(game, rules, lang, results))
     except DataError as exc:
         report.diagnostics.append(exc.diagnostic)
+        if source is not None:  # it could not be rendered: its structure can still be checked, in the same run
+            parse_rule_text(without_template_code(source), path, report, example_ids, table_ids)
         return None
     report.diagnostics.extend(unknown_names)  # printed as "?": the text still parses, for its other problems
-    table_ids = {table.id for table in rules.aid_tables(game, lang)}
-    blocks = parse_rule_text(rendered, path, report, {e.id for e in game.examples}, table_ids)
+    blocks = parse_rule_text(rendered, path, report, example_ids, table_ids)
     return RuleText(game.id, lang, path, tuple(blocks), results)
+
+
+_TEMPLATE_CODE = re.compile(r"\{\{(?:(?!\{\{).)*?\}\}|\{%.*?%\}|\{##.*?##\}", re.DOTALL)
+
+
+def without_template_code(source: str) -> str:
+    """The rule text with its placeholders, statements and comments blanked, lines kept: what a text
+    that cannot be rendered (a syntax error) still says about its headings, ids and example blocks."""
+    return _TEMPLATE_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
 
 
 def require_rule_text(game: Game, rules: GameRules, lang: str) -> RuleText:
