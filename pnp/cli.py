@@ -29,6 +29,27 @@ class OffsetParam(click.ParamType):
             self.fail(f"{value!r} is not X,Y in mm (for example 1.5,-0.5)", param, ctx)
 
 
+class PaperParam(click.ParamType):
+    """A paper by name (a4, letter, a3, sra3, tabloid, 12x18) or any "WIDTHxHEIGHT" in mm, e.g. 330x480."""
+
+    name = "PAPER"
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        from pnp.render.paper import SizeError, parse_paper, smaller_than_smallest
+
+        text = str(value).strip().lower()
+        if text in PAPER_SIZES:
+            return text
+        try:
+            paper = parse_paper(text)
+        except SizeError as exc:
+            self.fail(f"{exc}; or one of: {', '.join(PAPER_SIZES)}", param, ctx)
+        if smaller_than_smallest(paper):
+            self.fail(f"{paper.name} is smaller than A5 (148 × 210 mm), the smallest paper pnp lays rulebooks "
+                      "and aids on; for one card a page, use --what singles", param, ctx)
+        return f"{paper.width_mm:g}x{paper.height_mm:g}"
+
+
 def _data_option(function):
     return click.option("--data", "data", type=click.Path(path_type=Path, file_okay=False), default=None,
                         help=DATA_HELP)(function)
@@ -39,8 +60,9 @@ def _games_languages_papers_what(function):
     for option in reversed([
         click.argument("games", nargs=-1),
         click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in)."),
-        click.option("--paper", "papers", multiple=True, type=click.Choice(list(PAPER_SIZES)),
-                     help="Papers to build (default: a4 and letter)."),
+        click.option("--paper", "papers", multiple=True, type=PaperParam(),
+                     help=f"Papers to build: {', '.join(PAPER_SIZES)} or WIDTHxHEIGHT in mm (default: a4 and "
+                          "letter)."),
         click.option("--what", "what", multiple=True, type=click.Choice(WHAT_CHOICES),
                      help="Only these outputs (repeat for several; default: all but png and singles), "
                           "e.g. --what cards."),
@@ -189,7 +211,7 @@ def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) ->
 
 
 @cli.command()
-@click.option("--paper", type=click.Choice(list(PAPER_SIZES)), default="a4", show_default=True)
+@click.option("--paper", type=PaperParam(), default="a4", show_default=True)
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How your printer flips duplex pages.")
 @click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).")

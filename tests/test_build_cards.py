@@ -24,6 +24,7 @@ is the card's centre in x and 44.5 − 44.45 = 0.05 mm below it in y.
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -604,3 +605,38 @@ def test_only_with_an_unknown_id_builds_nothing_and_says_which(tmp_path: Path) -
     assert "did you mean 7H?" in result.output and "error: --only ZZ" in result.output
     assert "--only 7H:" not in result.output
     assert list(tmp_path.rglob("*.pdf")) == []
+
+
+# ----------------------------------------------------------------------------- any paper
+
+
+def test_a_paper_given_in_mm_is_imposed_and_named_on_the_label(tmp_path: Path) -> None:
+    """--paper 330x480 (a print shop's 13 × 19 in, near enough): its own folder, its size in the label."""
+    run_build(tmp_path, "two-ops", "--what", "cards", "--lang", "en", "--paper", "330x480")
+    reader = PdfReader(tmp_path / "two-ops" / "en" / "330x480" / "cards-deck.pdf")
+    width, height = sorted(box_mm(reader.pages[0].mediabox)[2:])
+    assert abs(width - 330) < 0.01 and abs(height - 480) < 0.01
+    assert "330 × 480 mm" in reader.pages[0].extract_text()
+
+
+def test_a_paper_smaller_than_a5_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["build", "--data", str(DATA), "--out", str(tmp_path), "two-ops",
+                                      "--paper", "100x140"])
+    assert result.exit_code == 2 and "smaller than A5 (148 × 210 mm)" in result.output
+    assert "use --what singles" in result.output
+
+
+def test_a_card_too_big_for_the_paper_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    """A 140 × 200 mm card with 3 mm bleed and 5 mm margins cannot lie on A5 either way round."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA / "two-ops", data / "two-ops")
+    manifest = data / "two-ops" / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    assert 'size = "poker"' in text
+    manifest.write_text(text.replace('size = "poker"', "size = [140, 200]"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(tmp_path / "out"), "two-ops",
+                                      "--what", "cards", "--lang", "en", "--paper", "a5"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "cards-deck.pdf: a 140 × 200 mm card with 3 mm bleed does not fit on A5 paper (sheet" in result.output
+    assert "fix: choose a bigger --paper, or a smaller --bleed" in result.output

@@ -9,7 +9,7 @@ import click
 from pnp.render.calibration import write_calibration_sheet
 from pnp.render.calibration_words import all_calibration_strings, calibration_texts
 from pnp.render.fonts import font_cache_dir, prepare_fonts
-from pnp.render.paper import PAPER_SIZES
+from pnp.render.paper import parse_paper
 from pnp.write.output_errors import output_problem
 
 
@@ -19,7 +19,7 @@ def run_calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> int:
     path = out / f"calibration-{paper}-{duplex_edge}-{lang}.pdf"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_calibration_sheet(path, PAPER_SIZES[paper], fontset.regular, duplex_edge, texts)
+        write_calibration_sheet(path, parse_paper(paper), fontset.regular, duplex_edge, texts)
     except OSError as exc:
         problem = output_problem(exc, path, out)
         if problem is None:

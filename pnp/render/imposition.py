@@ -350,8 +350,8 @@ def _best_plan(
     if best is None:
         layout = "fold sheet (half a page per side)" if folds[0] else "sheet"
         raise ImpositionError(
-            f"a {card.width_mm:g} × {card.height_mm:g} mm card with {bleed_mm:g} mm bleed does not fit on a "
-            f"{paper.name} {layout} with {min_margin_mm:g} mm margins"
+            f"a {card.width_mm:g} × {card.height_mm:g} mm card with {bleed_mm:g} mm bleed does not fit on "
+            f"{paper.name} paper ({layout}, {min_margin_mm:g} mm margins)"
         )
     return best[1]
 

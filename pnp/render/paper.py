@@ -73,7 +73,9 @@ class CardSize:
 PAPER_SIZES: dict[str, Paper] = {
     "a4": Paper("A4", 210.0, 297.0),
     "letter": Paper("Letter", 215.9, 279.4),
-    # print-shop sheets, built when asked for (--paper): more cards a sheet, an A4 or Letter-size booklet
+    # built when asked for (--paper): A5, the smallest that holds a rulebook page (its booklet is A6);
+    # print-shop sheets, with more cards a sheet and an A4 or Letter-size booklet
+    "a5": Paper("A5", 148.0, 210.0),
     "a3": Paper("A3", 297.0, 420.0),
     "sra3": Paper("SRA3", 320.0, 450.0),
     "tabloid": Paper("Tabloid", 279.4, 431.8),
@@ -112,6 +114,14 @@ def _check_positive(width: float, height: float, what: str) -> None:
     for label, number in (("width", width), ("height", height)):
         if not number > 0 or number != number or number == float("inf"):
             raise SizeError(f"{what} {label} must be a positive number of mm, got {number:g}")
+
+
+SMALLEST_PAPER = PAPER_SIZES["a5"]  # rulebooks, aids and the calibration sheet are laid out down to this
+
+
+def smaller_than_smallest(paper: Paper) -> bool:
+    short, long = sorted((paper.width_mm, paper.height_mm))
+    return short < SMALLEST_PAPER.width_mm or long < SMALLEST_PAPER.height_mm
 
 
 def parse_paper(value: str | Sequence[float] | Paper, orientation: Orientation | None = None) -> Paper:

@@ -14,7 +14,8 @@ from pnp.render.card_pdf import label_texts, low_ink_changes_nothing, write_comp
 from pnp.render.deck import BoundComponent, bind_game
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import FontSet, prepare_fonts
-from pnp.render.paper import PAPER_SIZES
+from pnp.render.imposition import ImpositionError
+from pnp.render.paper import parse_paper
 from pnp.write.jobs import Job
 from pnp.write.runner import UnitState, writer
 
@@ -57,9 +58,14 @@ def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
         return _no_low_ink(state, job)
     bound, fontset = _bound(state, ink_saver=job.kind == "lowink"), _card_fonts(state)
     variant = "duplex" if job.kind == "cards" else job.kind
+    paper = parse_paper(job.paper) if job.paper else None  # singles have none: each page is a card
     job.path.parent.mkdir(parents=True, exist_ok=True)
-    result = write_component_pdf(state.game, bound, fontset, PAPER_SIZES.get(job.paper), job.lang, variant,
-                                 state.unit.options.print, job.path)
+    try:
+        result = write_component_pdf(state.game, bound, fontset, paper, job.lang, variant, state.unit.options.print,
+                                     job.path)
+    except ImpositionError as exc:  # a paper too small for the card (--paper 50x50): the user's to change
+        raise DataError(f"{job.path.name}: {exc}", state.game.path, None,
+                        "choose a bigger --paper, or a smaller --bleed") from None
     _warn(state, job, result.warnings)  # e.g. a margin too narrow for the ruler or the cutting cues
     return [job.path], list(result.issues)
 
@@ -89,7 +95,7 @@ def write_calibration(state: UnitState, job: Job) -> tuple[list[Path], list[Text
 
     fontset = prepare_fonts(all_calibration_strings(job.lang), state.unit.cache_dir)
     job.path.parent.mkdir(parents=True, exist_ok=True)
-    write_calibration_sheet(job.path, PAPER_SIZES[job.paper], fontset.regular,
+    write_calibration_sheet(job.path, parse_paper(job.paper), fontset.regular,
                             state.unit.options.print.duplex_edge, calibration_texts(job.lang))
     return [job.path], []
 
