@@ -32,6 +32,7 @@ class PictureFolderError(Exception):
 
 @dataclass(frozen=True)
 class PictureDeck:
+    source: Path  # the folder the pictures are in
     cards: tuple[tuple[str, str], ...]  # (card id, file name) in the folder's natural order
     back: str | None  # the back picture's file name
     size: str  # a preset name, or "WxH" for landscape cards
@@ -67,7 +68,7 @@ def read_picture_folder(folder: Path) -> PictureDeck:
     taken: set[str] = set()
     cards = tuple((card_id(path.stem, taken), path.name) for path in faces)
     size, note = card_size([path for path in faces if path.suffix.lower() != ".svg"])
-    return PictureDeck(cards, back.name if back else None, size, note)
+    return PictureDeck(folder, cards, back.name if back else None, size, note)
 
 
 def card_size(pictures: list[Path]) -> tuple[str, str]:
@@ -104,8 +105,9 @@ def card_size(pictures: list[Path]) -> tuple[str, str]:
     return name, f"{name}, from the pictures' {width} × {height} px"
 
 
-def write_picture_game(staging: Path, deck: PictureDeck, source: Path) -> None:
+def write_picture_game(staging: Path, deck: PictureDeck) -> None:
     """Copy the pictures in and write the card list and, for a back picture, its layout."""
+    source = deck.source
     images = staging / "images"
     images.mkdir()
     for _, name in deck.cards:

@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from jinja2.sandbox import SandboxedEnvironment
@@ -14,6 +15,9 @@ from jinja2.sandbox import SandboxedEnvironment
 from pnp.load.game_folder import GAME_ID, data_dir
 from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
+
+if TYPE_CHECKING:
+    from pnp.commands.new_from_pictures import PictureDeck
 
 
 def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None = None) -> int:
@@ -55,7 +59,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         return 1
     try:
         if deck is not None:
-            _write_picture_deck(staging, starter, env, context, deck, images)
+            _write_picture_deck(staging, starter, env, context, deck)
             rule_texts = False  # the starter rules speak of a numbered deck; a picture deck writes its own
         else:
             (staging / "cards").mkdir()
@@ -82,11 +86,10 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
 
 
 def _write_picture_deck(staging: Path, starter: Traversable, env: SandboxedEnvironment, context: dict,
-                        deck, images: Path | None) -> None:
+                        deck: PictureDeck) -> None:
     from pnp.commands.new_from_pictures import write_picture_game
 
-    assert images is not None
-    write_picture_game(staging, deck, images)
+    write_picture_game(staging, deck)
     manifest = env.from_string((starter / "game-pictures.toml.j2").read_text(encoding="utf-8")).render(
         {**context, "count": len(deck.cards), "size": deck.size, "size_note": deck.size_note, "back": deck.back})
     (staging / "game.toml").write_text(manifest, encoding="utf-8")
