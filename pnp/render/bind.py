@@ -321,21 +321,28 @@ def _missing_field(exc: Exception, element: Element, context: Mapping[str, Any])
 
 
 def describe_missing(holder: Any, name: str, context: Mapping[str, Any]) -> str:
-    """"card has no field 'widht' (did you mean 'width', without 'card.'?)": the name and what was meant."""
+    """"card has no field 'nme' (did you mean 'name'?)": what lacks the name, and what was likely meant.
+
+    ``card.widht`` most likely meant ``width``, a name of the layout's own, so a name of the context
+    is offered when the object has no field like it.
+    """
     owner = next((key for key, value in context.items() if value is holder), None)
     if owner is None or not isinstance(holder, Mapping):
-        return f"unknown name {name!r}" + _did_you_mean(name, context)
-    in_context = _did_you_mean(name, context)
-    if not _did_you_mean(name, holder) and in_context:  # card.widht for width, a name of the layout's own
-        return f"{owner} has no field {name!r}{in_context[:-2]}, without {owner + '.'!r}?)"
-    return f"{owner} has no field {name!r}" + _did_you_mean(name, holder)
+        hint = _closest_name(name, context)
+        return f"unknown name {name!r}" + (f" (did you mean {hint!r}?)" if hint else "")
+    field_hint = _closest_name(name, holder)
+    if field_hint:
+        return f"{owner} has no field {name!r} (did you mean {field_hint!r}?)"
+    name_hint = _closest_name(name, context)
+    if name_hint:
+        return f"{owner} has no field {name!r} (did you mean {name_hint!r}, without '{owner}.'?)"
+    return f"{owner} has no field {name!r}"
 
 
-def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:
+def _closest_name(name: str, known: Mapping[str, Any]) -> str | None:
     from pnp.model.fields import closest
 
-    hint = closest(name, [str(key) for key in known])
-    return f" (did you mean {hint!r}?)" if hint else ""
+    return closest(name, [str(key) for key in known])
 
 
 def _binding_problem(exc: Exception) -> str | None:
@@ -347,7 +354,7 @@ def _binding_problem(exc: Exception) -> str | None:
         return f"refused by the sandbox: {exc}"
     if isinstance(exc, UndefinedError):
         return f"unknown field: {exc}"
-    if isinstance(exc, ValueError) and type(exc) is ValueError:
+    if type(exc) is ValueError:
         return str(exc)  # pnp's own words: the value and what is wrong with it
     if isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError):
         return f"{type(exc).__name__}: {exc}"
