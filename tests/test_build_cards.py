@@ -591,6 +591,11 @@ def test_only_reprints_chosen_cards_into_files_of_their_own(tmp_path: Path) -> N
               "--lang", "en", "--paper", "a4")
     folder = out / "take-over-that-job" / "en" / "a4"
     assert sorted(p.name for p in folder.iterdir()) == ["cards-markers-reprint.pdf", "cards-numbers-reprint.pdf"]
+    pngs = CliRunner().invoke(cli, ["build", "--data", str(DATA), "--out", str(out), "take-over-that-job", "--only",
+                                    "green-1", "--png", "--what", "cards", "--lang", "en", "--paper", "a4"])
+    assert pngs.exit_code == 0, pngs.output
+    reprinted = out / "take-over-that-job" / "en" / "png" / "numbers-reprint"
+    assert sorted(p.name for p in reprinted.iterdir()) == ["contact-sheet.png", "green-1.png"]
     numbers = PdfReader(folder / "cards-numbers-reprint.pdf")
     assert len(numbers.pages) == 2  # one sheet: the front and its backs
     assert "Green 1" in numbers.pages[0].extract_text() and "Green 2" not in numbers.pages[0].extract_text()

@@ -122,8 +122,8 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
                     if kind in what:
                         jobs.append(_job(kind, lang, paper, folder / name, component.id, parameters, inputs))
             if options.png:
-                jobs.append(_job("png", lang, "", out / game.id / lang / "png" / component.id, component.id,
-                                 parameters, inputs))
+                pngs = out / game.id / lang / "png" / f"{component.id}{reprint}"
+                jobs.append(_job("png", lang, "", pngs, component.id, parameters, inputs))
             if "singles" in what:  # one card a page, for print-on-demand services: no paper
                 singles = out / game.id / lang / "singles" / f"cards-{component.id}{reprint}.pdf"
                 jobs.append(_job("singles", lang, "", singles, component.id, parameters, inputs))

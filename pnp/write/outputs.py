@@ -7,6 +7,7 @@ component's sheets do not change when another component's card list does.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
@@ -83,8 +84,10 @@ def _no_low_ink(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
 def write_pngs(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
     from pnp.render.card_png import write_card_pngs
 
-    result = write_card_pngs(state.game, _bound(state), _card_fonts(state), state.unit.options.print.bleed_mm,
-                             job.path)
+    bound, only = _bound(state), set(state.unit.options.print.only)
+    if only:  # a reprint: only the chosen cards, in a folder of their own (pnp/write/jobs.py)
+        bound = replace(bound, cards=[card for card in bound.cards if card.card.id in only])
+    result = write_card_pngs(state.game, bound, _card_fonts(state), state.unit.options.print.bleed_mm, job.path)
     return list(result.written), list(result.issues)
 
 
