@@ -86,7 +86,8 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
         failed = failed or not whole
         loaded[game.path] = game
         units.extend(game_units)
-    if not _only_names_cards(request.options.print.only, loaded.values()):
+    # a game that failed its check is not loaded: its cards would read as unknown ids on top of its errors
+    if not failed and not _only_names_cards(request.options.print.only, loaded.values()):
         return 1
     summary = BuildSummary()
     run_units(units, summary, request.jobs, loaded)
