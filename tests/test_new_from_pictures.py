@@ -44,8 +44,9 @@ def test_a_folder_of_pictures_becomes_a_deck_that_builds(tmp_path: Path) -> None
     manifest = game / "game.toml"
     assert 'size = "88.9x57.2"' in manifest.read_text(encoding="utf-8")
     assert 'back = "picture-back"' in manifest.read_text(encoding="utf-8")
+    assert sorted(p.name for p in (game / "rules").iterdir()) == ["en.md"]  # rule texts to fill in
     code, output = run(tmp_path, "check", "art-deck")
-    assert code == 0 and "art-deck: ok — 0 error(s), 0 warning(s)" in output, output
+    assert code == 0 and "art-deck: ok — 0 error(s), 0 warning(s), 0 note(s)" in output, output
     code, output = run(tmp_path, "build", "art-deck", "--what", "cards", "--paper", "a4", "--out",
                        str(tmp_path / "out"))
     assert code == 0, output

@@ -60,7 +60,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     try:
         if deck is not None:
             _write_picture_deck(staging, starter, env, context, deck)
-            rule_texts = False  # the starter rules speak of a numbered deck; a picture deck writes its own
+            rule_texts = _write_rule_texts(staging, starter, context["languages"], "rules-pictures")
         else:
             (staging / "cards").mkdir()
             outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}
@@ -76,9 +76,10 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         raise
     if deck is not None:
         back = f"back: images/{deck.back}" if deck.back else "the default back (no back.png among them)"
+        rules = ", and rules/*.md for the rulebook" if rule_texts else ""
         click.echo(f"created {folder} from {len(deck.cards)} picture(s): size {deck.size_note}; {back}. "
                    f"Run 'pnp build {game_id}' for the sheets; edit game.toml and cards/deck.csv for counts, "
-                   "names and players")
+                   f"names and players{rules}")
         return 0
     edit = "game.toml, cards/deck.csv" + (" and rules/*.md" if rule_texts else "")
     click.echo(f"created {folder}: edit {edit}, then run 'pnp check {game_id}'")
@@ -98,14 +99,14 @@ def _write_picture_deck(staging: Path, starter: Traversable, env: SandboxedEnvir
 RULE_TEXT_LANGUAGES = ("en", "ja")  # the languages a starter rule text is written in
 
 
-def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str]) -> bool:
+def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], stem: str = "rules") -> bool:
     """A rule text per language, headings and placeholders to fill in, when pnp has one for every
     language the game ships in; else none (a game with a language pnp cannot write still checks)."""
     if not set(languages) <= set(RULE_TEXT_LANGUAGES):
         return False
     (folder / "rules").mkdir()
     for lang in languages:  # copied as they are: their {{ placeholders }} are for the rulebook, not for here
-        (folder / "rules" / f"{lang}.md").write_text((starter / f"rules-{lang}.md").read_text(encoding="utf-8"),
+        (folder / "rules" / f"{lang}.md").write_text((starter / f"{stem}-{lang}.md").read_text(encoding="utf-8"),
                                                      encoding="utf-8")
     return True
 
