@@ -409,3 +409,38 @@ def test_a_misspelt_colour_header_is_one_grid_error_not_one_per_card(game: Path)
     assert ("component 'deck': red-1, red-2, red-3, red-4, red-5, blue-1, blue-2, blue-3 and 2 more have no "
             "colour or no rank, which the grid needs") in output, output
     assert "None" not in output and "the grid declares" not in output
+
+
+def test_check_as_json_gives_every_finding_with_file_and_line(game: Path) -> None:
+    import json
+
+    manifest = game / "game.toml"
+    replace(manifest, "count = 10", "count = 12")
+    code, output = run("check", "mini", "--format", "json")
+    assert code == 1
+    document = json.loads(output)
+    assert document["failed"] is True and document["general"] == []
+    [mini] = document["games"]
+    assert (mini["game"], mini["errors"], mini["warnings"]) == ("mini", 1, 0)
+    [finding] = mini["diagnostics"]
+    assert finding == {"level": "error", "file": "data/mini/game.toml", "line": line_of(manifest, "[components.deck]"),
+                       "message": "component 'deck' declares 12 pieces but cards/deck.csv holds 10",
+                       "fix": "fix the count in game.toml or the count column of the card list"}
+
+
+def test_check_for_github_annotates_the_lines(game: Path) -> None:
+    """GitHub's workflow commands: one line per finding, ':' and ',' escaped in the file, the fix after %0A."""
+    manifest = game / "game.toml"
+    replace(manifest, "count = 10", "count = 12")
+    code, output = run("check", "mini", "--format", "github")
+    assert code == 1
+    line = line_of(manifest, "[components.deck]")
+    assert output.splitlines()[0] == (
+        f"::error file=data/mini/game.toml,line={line},title=pnp check::component 'deck' declares 12 pieces but "
+        "cards/deck.csv holds 10%0Afix: fix the count in game.toml or the count column of the card list")
+    assert output.splitlines()[-1] == "1 game(s) checked: 1 error(s), 0 warning(s), 0 note(s) — FAILED"
+    from pnp.commands.check_output import github_annotations
+    from pnp.diagnostics import Diagnostic, Level
+
+    [note] = github_annotations([Diagnostic(Level.NOTE, "100% sure", Path("a,b:c.csv"), 3)], Path.cwd())
+    assert note == "::notice file=a%2Cb%3Ac.csv,line=3,title=pnp check::100%25 sure"

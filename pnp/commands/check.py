@@ -12,23 +12,41 @@ from pnp.validate import check_folder
 from pnp.validate.summary import format_check
 
 
-def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str) -> int:
+def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str, output: str = "text") -> int:
+    """Check the games and print the report: tables and problems (text), one JSON document (json), or
+    GitHub Actions annotations (github). The exit status is the same in each."""
     root = data_dir(data)
     report = Report()
     folders = resolve_games(root, games, report)
-    for diagnostic in report.diagnostics:
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+    if output == "text":
+        for diagnostic in report.diagnostics:
+            click.echo(diagnostic.format(Path.cwd()), err=True)
     failed = bool(report.errors)
     total = {"errors": 0, "warnings": 0, "notes": 0}
+    checked: list[tuple[str, Report]] = []
     for folder in folders:
         result = check_folder(folder)
-        click.echo(format_check(result, lang, Path.cwd(), strict))
-        click.echo("")
+        checked.append((result.game.id if result.game else folder.name, result.report))
+        if output == "text":
+            click.echo(format_check(result, lang, Path.cwd(), strict))
+            click.echo("")
         failed = failed or result.report.failed(strict)
         total["errors"] += len(result.report.errors)
         total["warnings"] += len(result.report.warnings)
         total["notes"] += len(result.report.notes)
-    if len(folders) > 1:
-        click.echo(f"{len(folders)} games checked: {total['errors']} error(s), {total['warnings']} warning(s), "
-                   f"{total['notes']} note(s) — {'FAILED' if failed else 'ok'}")
+    summary = (f"{len(folders)} game(s) checked: {total['errors']} error(s), {total['warnings']} warning(s), "
+               f"{total['notes']} note(s) — {'FAILED' if failed else 'ok'}")
+    if output == "json":
+        from pnp.commands.check_output import json_report
+
+        click.echo(json_report(checked, report, failed, Path.cwd()))
+    elif output == "github":
+        from pnp.commands.check_output import github_annotations
+
+        every = [*report.diagnostics, *(d for _, game_report in checked for d in game_report.diagnostics)]
+        for line in github_annotations(every, Path.cwd()):
+            click.echo(line)
+        click.echo(summary)
+    elif len(folders) > 1:
+        click.echo(summary.replace(" game(s) checked", " games checked"))
     return 1 if failed else 0
