@@ -57,6 +57,7 @@ from pnp.rules.base import GameRules
 from pnp.validate.glossary_match import uses_term
 from pnp.validate.player_mentions import check_player_mentions
 from pnp.validate.rule_prose import numbers, placeholders, prose
+from pnp.validate.word_diff import word_changes
 from pnp.write.atomic import atomic_write
 
 GLOSSARY = "glossary.toml"
@@ -365,8 +366,10 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
 
 
 def _diff(old: str, new: str, source_lang: str) -> tuple[str, ...]:
-    return tuple(difflib.unified_diff(old.split("\n"), new.split("\n"), f"{source_lang} as translated",
-                                      f"{source_lang} now", lineterm="", n=1))
+    """The line diff, then each change word by word (pnp/validate/word_diff.py)."""
+    lines = tuple(difflib.unified_diff(old.split("\n"), new.split("\n"), f"{source_lang} as translated",
+                                       f"{source_lang} now", lineterm="", n=1))
+    return lines + tuple(f"changed: {change}" for change in word_changes(old, new))
 
 
 def section_statuses(source: Sequence[Section], target: Sequence[Section], recorded: Mapping[str, str],
