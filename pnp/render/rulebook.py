@@ -421,12 +421,14 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
     figure = FigureFlowable(spec, ctx.art, ctx.fontset, card_width=ctx.styles.card_width,
                             font_size=ctx.styles.body.font_size + 1)
     natural, _ = figure.wrap(inner, 1e6)
-    if natural <= inner * 0.45 and len(spec.rows) == 1:
-        gap = 4 * mm
-        # one width for every small figure, so the wording of consecutive examples lines up
-        figure_width = max(natural, inner * SIDE_FIGURE_SHARE) + gap
-        text_width = inner - figure_width
-        wording = _panel_wording(block, ctx, text_width)
+    gap = 4 * mm
+    # one width for every small figure, so the wording of consecutive examples lines up
+    figure_width = max(natural, inner * SIDE_FIGURE_SHARE) + gap
+    text_width = inner - figure_width
+    side = _panel_wording(block, ctx, text_width) if natural <= inner * 0.45 and len(spec.rows) == 1 else None
+    if side is not None and _wording_height(side, text_width) <= PANEL_ROW_LINES * ctx.styles.body.leading:
+        # beside the figure the wording is one row, which cannot break across pages: only when it is short
+        wording = side
         row = Table([[figure, wording]], colWidths=[figure_width, text_width], hAlign="LEFT")
         apply_style(row, ctx.fontset, [("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -436,13 +438,37 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
     return _boxed([[figure, Spacer(1, 2.5 * mm), *wording[:1]], *wording[1:]], width, EXAMPLE_TINT, ctx.fontset)
 
 
+PANEL_ROW_LINES = 12  # a panel paragraph longer than this is cut into rows, so the panel can break inside it
+
+
 def _panel_wording(block: ExampleRef, ctx: StoryContext, width: float) -> list[Flowable]:
-    """The example's wording, set once for the width the panel gives it; the panel's padding ends it."""
+    """The example's wording, set once for the width the panel gives it; the panel's padding ends it.
+
+    A panel is a table, which breaks across pages only between rows, and a paragraph is a row: one
+    taller than a page stopped the build. Long paragraphs are therefore cut into rows of at most
+    PANEL_ROW_LINES lines, which read on as one paragraph (no space between the pieces).
+    """
     wording = flowables_for(block.body, ctx, width)
     if wording and isinstance(wording[-1], KinsokuParagraph):
         last = wording[-1]
         wording[-1] = KinsokuParagraph(last.runs, replace(last.style, space_after=0.0), ctx.fontset)
-    return wording
+    return [piece for flowable in wording for piece in _in_rows(flowable, width)]
+
+
+def _in_rows(flowable: Flowable, width: float) -> list[Flowable]:
+    if not isinstance(flowable, KinsokuParagraph):
+        return [flowable]
+    limit = PANEL_ROW_LINES * flowable.style.leading
+    pieces = []
+    rest = flowable
+    while rest.wrap(width, 1e9)[1] > limit:
+        head, rest = rest.split(width, limit)
+        pieces.append(head)
+    return [*pieces, rest]
+
+
+def _wording_height(wording: Sequence[Flowable], width: float) -> float:
+    return sum(f.wrap(width, 1e9)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in wording)
 
 
 # ---------------------------------------------------------------------------------------------------------------
