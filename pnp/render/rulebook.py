@@ -221,7 +221,8 @@ def grid_table(rows: Sequence[Sequence[Runs]], fontset: FontSet, style: BodyStyl
             cell_style = replace(style, alignment=align, space_after=0.0, space_before=0.0)  # type: ignore[arg-type]
             cells_row.append(KinsokuParagraph(runs, cell_style, fontset) if runs else "")
         cells.append(cells_row)
-    table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
+    table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT",
+                  splitInRow=int(_has_tall_row(cells, widths)))
     commands: list[tuple[Any, ...]] = [
         ("GRID", (0, 0), (-1, -1), 0.4, RULE_GREY),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -368,8 +369,9 @@ def _list_flowables(block: ListBlock, ctx: StoryContext, width: float) -> list[F
             last = content[-1]
             content[-1] = KinsokuParagraph(last.runs, replace(last.style, space_after=styles.body.space_after * 0.4),
                                            ctx.fontset)
-        table = Table([[KinsokuParagraph(regular(marker), marker_style, ctx.fontset), content]],
-                      colWidths=[marker_width, width - marker_width], hAlign="LEFT")
+        cells = [[KinsokuParagraph(regular(marker), marker_style, ctx.fontset), content]]
+        widths = [marker_width, width - marker_width]
+        table = Table(cells, colWidths=widths, hAlign="LEFT", splitInRow=int(_has_tall_row(cells, widths)))
         apply_style(table, ctx.fontset, [("VALIGN", (0, 0), (-1, -1), "TOP"),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -439,6 +441,21 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
 
 
 PANEL_ROW_LINES = 12  # a panel paragraph longer than this is cut into rows, so the panel can break inside it
+#: a table row (a list item is one) taller than this may break inside: no page of the smallest paper
+#: (A6 booklet pages, from A5) holds it whole. Shorter rows move to the next page whole, as they set best.
+TALL_ROW = 300.0  # points
+
+
+def _has_tall_row(rows: Sequence[Sequence[object]], widths: Sequence[float]) -> bool:
+    """Whether a row would be taller than TALL_ROW: Platypus can split a table only between rows, and a
+    row taller than the page stopped the build (a long cell in a rule text's table, a page-long list item)."""
+    for row in rows:
+        for cell, width in zip(row, widths, strict=False):
+            flowables = cell if isinstance(cell, list | tuple) else [cell]
+            height = sum(f.wrap(width, 1e9)[1] for f in flowables if isinstance(f, Flowable))
+            if height > TALL_ROW:
+                return True
+    return False
 
 
 def _panel_wording(block: ExampleRef, ctx: StoryContext, width: float) -> list[Flowable]:
