@@ -444,3 +444,13 @@ def test_check_for_github_annotates_the_lines(game: Path) -> None:
 
     [note] = github_annotations([Diagnostic(Level.NOTE, "100% sure", Path("a,b:c.csv"), 3)], Path.cwd())
     assert note == "::notice file=a%2Cb%3Ac.csv,line=3,title=pnp check::100%25 sure"
+
+
+def test_a_backwards_player_range_is_one_error_with_the_fix(game: Path) -> None:
+    """[4, 2] means 2-4: one error saying so, and the setup rows checked against 2-4, not against nothing."""
+    manifest = game / "game.toml"
+    replace(manifest, "players = [2, 4]", "players = [4, 2]")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "players: player range 4-2 runs backwards" in output and "fix: write [2, 4]: [min, max]" in output
+    assert "FAILED — 1 error(s)" in output, output

@@ -130,9 +130,12 @@ def _players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tup
         reader.error(path, f"expected a player count or [min, max], found {value!r}",
                      "write players = [2, 6] or players = 4")
         return None
-    if low < 1 or high < low:
+    if low < 1 or high < 1:
         reader.error(path, f"player range {low}-{high} is empty or below 1")
         return None
+    if high < low:  # [4, 2]: the intent is plain, so the setup is checked against 2-4 rather than nothing
+        reader.error(path, f"player range {low}-{high} runs backwards", f"write [{high}, {low}]: [min, max]")
+        return high, low
     return low, high
 
 
