@@ -290,3 +290,15 @@ def test_no_low_ink_copy_of_a_deck_the_ink_saver_cannot_change(tmp_path: Path) -
     third = build_low_ink(tmp_path)
     assert "wrote 0 file(s)" in third.output and "1 up to date" in third.output
     assert third.output.count(note) == 1
+
+
+def test_a_folder_or_a_non_picture_named_as_art_says_so(tmp_path: Path) -> None:
+    """No Python object in the message ('<_io.BytesIO object at 0x...>'), and a folder is not 'not found'."""
+    game = make_game(tmp_path, ["a,1,art/folder.png", "b,1,cards/deck.csv"], 2)
+    (game / "art" / "folder.png").mkdir(parents=True)
+    result = run(tmp_path, "check")
+    assert result.exit_code == 1
+    assert "card 'a': image 'art/folder.png' is a folder, not a picture" in result.output
+    assert "card 'b': image 'cards/deck.csv' cannot be read: deck.csv is not an image pnp can read: use PNG, " \
+           "JPEG or SVG" in result.output
+    assert "object at 0x" not in result.output

@@ -419,3 +419,11 @@ def test_an_editors_hidden_copy_of_a_layout_is_no_layout(tmp_path: Path) -> None
     library = load_library(tmp_path, report)
     assert report.diagnostics == [] and library.get("my-face") is not None
     assert ".my-face" not in library.names()
+
+
+def test_an_element_without_a_type_says_what_to_add(game: NewGame) -> None:
+    game.write_layout(f"{LAYOUT_HEAD}[[element]]\nx = 5\n")
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE}, "an element without a type")
+    assert 'add type = "..." to it, one of: rect' in result.output

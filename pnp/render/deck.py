@@ -295,6 +295,9 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     except ValueError as exc:
         raise DataError(f"card {card.id!r}: {exc}", *location) from None
     path = next((p for p in candidates if p.is_file()), None)
+    if src and path is None and candidates[0].is_dir():
+        raise DataError(f"card {card.id!r}: image {src!r} is a folder, not a picture", *location,
+                        "name a PNG, JPEG or SVG file in it")
     if not src or path is None:
         tried = f"{src}.png, .jpg, .jpeg or .svg" if src and not Path(src).suffix else repr(src)
         raise DataError(f"card {card.id!r}: image {tried} not found", *location, "add the file, or fix the path")

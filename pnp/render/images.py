@@ -391,7 +391,9 @@ def _analyse(path: Path, data: bytes, stat: os.stat_result) -> SourceImage:
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
     except (OSError, ValueError) as exc:
-        raise ImageFormatError(f"{path.name} is not an image pnp can read ({exc})") from None
+        # Pillow names the buffer it was given ("<_io.BytesIO object at 0x...>"): of no use to the user
+        why = "" if "cannot identify image file" in str(exc) else f" ({exc})"
+        raise ImageFormatError(f"{path.name} is not an image pnp can read{why}: use PNG, JPEG or SVG") from None
     return SourceImage(path, digest, signature, "other", width, height, "not PNG or JPEG")
 
 

@@ -169,6 +169,10 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
     for index, raw in enumerate(data.get("element", [])):
         line = doc.line_of("element", index)
         kind = raw.get("type")
+        if kind is None:
+            report.error(f"layout {name!r}: an element without a type", doc.path, line,
+                         f"add type = \"...\" to it, one of: {', '.join(ELEMENT_KEYS)}")
+            continue
         if kind not in ELEMENT_KEYS:
             hint = closest(str(kind), ELEMENT_KEYS)
             report.error(f"layout {name!r}: unknown element type {kind!r}", doc.path, line,
