@@ -53,3 +53,14 @@ def test_bad_profile_value_names_the_line(tmp_path: Path, monkeypatch: pytest.Mo
     result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "office"])
     assert result.exit_code == 2
     assert "printers.toml:2: error: printer 'office': duplex_edge must be" in result.output
+
+
+def test_every_problem_of_a_profile_is_named_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "printers.toml").write_text('[office]\nduplex_edge = "sideways"\nback_offset = [1]\ncolour = 1\n',
+                                            encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "office"])
+    assert result.exit_code == 2
+    assert "printers.toml:1: error: printer 'office': unknown key(s) colour" in result.output
+    assert "printers.toml:2: error: printer 'office': duplex_edge must be" in result.output
+    assert "printers.toml:3: error: printer 'office': back_offset must be [x, y] in mm, found [1]" in result.output

@@ -44,7 +44,8 @@ def printer_settings(printer: str | None, duplex_edge: str | None,
         try:
             profile = load_profile(printer)
         except DataError as exc:
-            click.echo(exc.diagnostic.format(Path.cwd()), err=True)
+            for diagnostic in getattr(exc, "diagnostics", [exc.diagnostic]):
+                click.echo(diagnostic.format(Path.cwd()), err=True)
             raise SystemExit(2) from None
     edge = duplex_edge or (profile.duplex_edge if profile else None) or "long"
     offset = back_offset or (profile.back_offset if profile else None) or (0.0, 0.0)

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.diagnostics import DataError
+from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.toml_lines import load_toml
 
 PROFILE_KEYS = {"duplex_edge", "back_offset", "description"}
@@ -33,6 +33,15 @@ def profile_files() -> list[Path]:
     return [path for path in (Path.cwd() / "printers.toml", config) if path.is_file()]
 
 
+class ProfileError(DataError):
+    """A printer profile with problems: ``diagnostics`` holds them all, ``diagnostic`` the first."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        first = diagnostics[0]
+        super().__init__(first.message, first.file, first.line, first.fix)
+        self.diagnostics = diagnostics
+
+
 def load_profile(name: str) -> PrinterProfile:
     """The named profile from the first printers.toml that has it; a clear error otherwise."""
     files = profile_files()
@@ -44,21 +53,26 @@ def load_profile(name: str) -> PrinterProfile:
         line = doc.line_of(name)
         if not isinstance(table, dict):
             raise DataError(f"printer {name!r} must be a table", path, line)
+        problems: list[Diagnostic] = []  # every problem of the profile at once, as pnp check does
         unknown = set(table) - PROFILE_KEYS
         if unknown:
-            raise DataError(f"printer {name!r}: unknown key(s) {', '.join(sorted(unknown))}", path, line,
-                            f"use: {', '.join(sorted(PROFILE_KEYS))}")
+            problems.append(Diagnostic(Level.ERROR, f"printer {name!r}: unknown key(s) {', '.join(sorted(unknown))}",
+                                       path, line, f"use: {', '.join(sorted(PROFILE_KEYS))}"))
         edge = table.get("duplex_edge")
         if edge is not None and edge not in ("long", "short"):
-            raise DataError(f"printer {name!r}: duplex_edge must be \"long\" or \"short\", found {edge!r}", path,
-                            doc.line_of(name, "duplex_edge"))
+            problems.append(Diagnostic(Level.ERROR, f"printer {name!r}: duplex_edge must be \"long\" or \"short\", "
+                                       f"found {edge!r}", path, doc.line_of(name, "duplex_edge")))
         offset = table.get("back_offset")
         if offset is not None:
             if (not isinstance(offset, list) or len(offset) != 2
                     or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in offset)):
-                raise DataError(f"printer {name!r}: back_offset must be [x, y] in mm, found {offset!r}", path,
-                                doc.line_of(name, "back_offset"), "write back_offset = [1.5, -0.5]")
-            offset = (float(offset[0]), float(offset[1]))
+                problems.append(Diagnostic(Level.ERROR, f"printer {name!r}: back_offset must be [x, y] in mm, "
+                                           f"found {offset!r}", path, doc.line_of(name, "back_offset"),
+                                           "write back_offset = [1.5, -0.5]"))
+            else:
+                offset = (float(offset[0]), float(offset[1]))
+        if problems:
+            raise ProfileError(problems)
         return PrinterProfile(name, edge, offset)
     where = ", ".join(str(p) for p in files) or "no printers.toml in this folder or ~/.config/pnp/"
     raise DataError(f"no printer profile {name!r} ({where})", None, None,
