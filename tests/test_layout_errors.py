@@ -427,3 +427,13 @@ def test_an_element_without_a_type_says_what_to_add(game: NewGame) -> None:
     assert_fails_cleanly(result)
     assert_error_at(result, "my-face.toml", {ELEMENT_LINE}, "an element without a type")
     assert 'add type = "..." to it, one of: rect' in result.output
+
+
+def test_an_unknown_icon_in_a_layout_is_one_error_at_the_text_line(game: NewGame) -> None:
+    """The layout's text is the same on every card: one error naming the cards, at the `text` key."""
+    game.write_layout(text_element("a :nosuch: b"))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, f"cards {FIRST_CARD!r}, ", "and 6 more",
+                    "unknown icon ':nosuch:'")
+    assert sum("unknown icon" in line for line in error_lines(result)) == 1

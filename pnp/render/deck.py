@@ -90,29 +90,34 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
         if len(layouts) < 2:
             continue
         result = BoundComponent(component, layouts["face"].name, layouts["back"].name)
-        failed: dict[tuple[str, str, int | None, str], list[str]] = {}  # one layout problem, the cards it hits
+        failed: dict[LayoutProblem, list[str]] = {}  # one layout problem, the cards it hits
         for card in component.cards:
             context = card_context(game, component, card, lang, generated, ink_saver)
             try:
                 face = binder.resolve(layouts["face"], context)
                 back = binder.resolve(layouts["back"], context)
             except BindError as exc:
-                key = (exc.layout.name, exc.layout.path, exc.line, str(exc))
+                key = LayoutProblem(exc.layout.name, exc.layout.path, exc.line, str(exc),
+                                    "fix the expression, or the card data it reads")
                 failed.setdefault(key, []).append(card.id)
                 continue
             problems = [problem for role, elements in (("face", face), ("back", back))
                         for problem in _check_elements(game, component, card, layouts[role], elements, shelf,
                                                        report)]
+            for problem in problems:
+                if isinstance(problem, LayoutProblem):  # the layout's: one error for all the cards it hits
+                    failed.setdefault(problem, []).append(card.id)
+                else:  # the card's own picture: at its row in the card list
+                    report.diagnostics.append(problem)
             if problems:
-                report.diagnostics.extend(problems)
                 continue
             if ink_saver:
                 size = component.trim_mm
                 face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
-        for (layout_name, layout_path, line, problem), card_ids in failed.items():
-            report.error(f"layout {layout_name!r}, {cards_named(card_ids)}: {problem}", Path(layout_path), line,
-                         "fix the expression, or the card data it reads")
+        for problem, card_ids in failed.items():
+            report.error(f"layout {problem.layout!r}, {cards_named(card_ids)}: {problem.message}",
+                         Path(problem.path), problem.line, problem.fix)
         _warn_low_resolution(game, result, report)
         _warn_art_without_bleed(result, report)
         bound[component.id] = result
@@ -218,14 +223,26 @@ def _ratio(size: tuple[int, int]) -> float:
     return size[0] / size[1]
 
 
+@dataclass(frozen=True)
+class LayoutProblem:
+    """A problem at a line of a layout, the same for every card it hits: reported once, naming them."""
+
+    layout: str
+    path: str
+    line: int | None
+    message: str
+    fix: str | None
+
+
 def _check_elements(game: Game, component: Component, card: Card, layout: Layout, elements: list[Resolved],
-                    shelf: IconShelf, report: Report) -> list[Diagnostic]:
+                    shelf: IconShelf, report: Report) -> list[Diagnostic | LayoutProblem]:
     """Everything that would otherwise fail mid-drawing: images, markup, icon names.
 
-    Each problem names the layout line and the card, so `pnp check` finds it
-    before a build starts.
+    A problem of the card's own picture is a Diagnostic at its row in the card list; one of the
+    layout (a markup error, an unknown icon) a LayoutProblem at the key's line, which `bind_game`
+    reports once for all the cards it hits.
     """
-    problems = []
+    problems: list[Diagnostic | LayoutProblem] = []
     for element in elements:
         try:
             if element.type == "image":
@@ -249,8 +266,11 @@ def _check_elements(game: Game, component: Component, card: Card, layout: Layout
                     Level.ERROR, f"{message} (layout {Path(layout.path).name}, line {element.line})",
                     found.file, found.line, found.fix))
                 continue
-            problems.append(Diagnostic(Level.ERROR, f"layout {layout.name!r}: {message}", Path(layout.path),
-                                       element.line, found.fix))
+            key = {"text": "text", "icon": "name", "pips": "icon"}.get(element.type)
+            raw = next((e for e in layout.elements if e.line == element.line), None)
+            line = raw.line_of(key) if raw is not None else element.line
+            problems.append(LayoutProblem(layout.name, layout.path, line,
+                                          found.message.replace(f"card {card.id!r}: ", "", 1), found.fix))
     return problems
 
 
