@@ -454,3 +454,15 @@ def test_a_backwards_player_range_is_one_error_with_the_fix(game: Path) -> None:
     assert code == 1
     assert "players: player range 4-2 runs backwards" in output and "fix: write [2, 4]: [min, max]" in output
     assert "FAILED — 1 error(s)" in output, output
+
+
+def test_examples_without_a_rules_module_say_what_they_need(game: Path) -> None:
+    """A worked example is recomputed by a rules module; a game without one is told so, and a missing
+    [example.expect] table is named as TOML writes it."""
+    (game / "examples.toml").write_text('[[example]]\nid = "x"\nkind = "trick"\n[example.inputs]\na = 1\n',
+                                        encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "fix: add a [example.expect] table under that [[example]]" in output, output
+    assert "example 'x': unknown kind 'trick'" in output
+    assert "recomputed by the game's rules module" in output and "remove examples.toml" in output

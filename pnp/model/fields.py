@@ -67,7 +67,8 @@ class TomlReader:
         value = table.get(key)
         if value is None:
             if required:
-                self.error(path + (key,), "missing required table", f"add a [{_dotted(path + (key,))}] table")
+                self.error(path + (key,), "missing required table", f"add a [{_toml_header(path + (key,))}] table"
+                           + (f" under that [[{path[-2]}]]" if len(path) >= 2 and isinstance(path[-1], int) else ""))
             return {}
         if not isinstance(value, dict):
             self.error(path + (key,), f"expected a table, found {value!r}")
@@ -115,6 +116,11 @@ class TomlReader:
                 hint = _closest(key, known_set)
                 self.warning(path + (key,), "unknown key (ignored)",
                              f"did you mean {hint!r}?" if hint else f"known keys: {', '.join(sorted(known_set))}")
+
+
+def _toml_header(path: Path_) -> str:
+    """How TOML writes the table at ``path``: ``example.expect`` for the ``expect`` of an [[example]]."""
+    return ".".join(str(part) for part in path if not isinstance(part, int))
 
 
 def _dotted(path: Path_) -> str:

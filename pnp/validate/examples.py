@@ -28,9 +28,11 @@ def check_examples(game: Game, rules: GameRules, report: Report,
         results[example.id] = None
         file, line = where(example.source)
         if example.kind not in rules.example_kinds:
-            known = ", ".join(sorted(rules.example_kinds)) or "none"
+            known = ", ".join(sorted(rules.example_kinds))
             report.error(f"example {example.id!r}: unknown kind {example.kind!r}", file, line,
-                         f"kinds this game supports: {known}")
+                         f"kinds this game supports: {known}" if known else
+                         "worked examples are recomputed by the game's rules module (rules = \"...\" in game.toml, "
+                         "see docs/rules-modules.md); without one, remove examples.toml")
             outcome[example.id] = "error"
             continue
         try:
