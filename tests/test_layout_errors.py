@@ -437,3 +437,22 @@ def test_an_unknown_icon_in_a_layout_is_one_error_at_the_text_line(game: NewGame
     assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, f"cards {FIRST_CARD!r}, ", "and 6 more",
                     "unknown icon ':nosuch:'")
     assert sum("unknown icon" in line for line in error_lines(result)) == 1
+
+
+@pytest.mark.parametrize("text, said", [
+    ('{{ "ab" * 10**8 }}', "a repeat of 200,000,000 items is too long"),
+    ("{{ 2 ** 100000 }}", "an exponent of 100,000 is too large"),
+])
+def test_the_sandbox_refuses_to_fill_the_memory(game: NewGame, text: str, said: str) -> None:
+    """Jinja2's sandbox stops a reach for internals, not a gigabyte string or a million-digit number."""
+    game.write_layout(text_element(text.replace('"', "'")))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, "refused by the sandbox", said)
+
+
+def test_small_repeats_and_powers_still_work() -> None:
+    from pnp.render.bind import make_environment
+
+    env = make_environment()
+    assert env.from_string("{{ '-' * 3 }}{{ 2 ** 10 }}{{ [0] * 2 }}").render() == "---1024[0, 0]"

@@ -7,6 +7,7 @@ layout's unknown field or missing image before anything is rendered.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -49,12 +50,39 @@ class Resolved:
     line: int | None
 
 
-def make_environment() -> SandboxedEnvironment:
-    """Jinja2's sandbox: a layout or rule text from someone else cannot run code."""
-    from jinja2 import StrictUndefined
-    from jinja2.sandbox import SandboxedEnvironment
+#: the longest string or list a layout or rule text may make with *, and the largest power with **
+LONGEST_REPEAT = 100_000
+LARGEST_EXPONENT = 1_000
 
-    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+
+def make_environment() -> SandboxedEnvironment:
+    """Jinja2's sandbox: a layout or rule text from someone else cannot run code, nor fill the memory
+    (``{{ "a" * 10**9 }}`` would build a gigabyte string; Jinja2's own sandbox lets it)."""
+    from jinja2 import StrictUndefined
+
+    return _bounded_sandbox()(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+
+
+@functools.cache
+def _bounded_sandbox() -> type[SandboxedEnvironment]:
+    """The sandbox class, made once, when a layout or rule text first needs Jinja2 (not at import)."""
+    from jinja2.sandbox import SandboxedEnvironment, SecurityError
+
+    class BoundedSandbox(SandboxedEnvironment):
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call_binop(self, context, operator, left, right):  # noqa: ANN001, ANN201 - Jinja2's signature
+            if operator == "*":
+                for sequence, times in ((left, right), (right, left)):
+                    if isinstance(sequence, str | list | tuple) and isinstance(times, int) \
+                            and len(sequence) * times > LONGEST_REPEAT:
+                        raise SecurityError(f"a repeat of {len(sequence) * times:,} items is too long "
+                                            f"(at most {LONGEST_REPEAT:,})")
+            elif isinstance(right, int | float) and abs(right) > LARGEST_EXPONENT:
+                raise SecurityError(f"an exponent of {right:,} is too large (at most {LARGEST_EXPONENT:,})")
+            return super().call_binop(context, operator, left, right)
+
+    return BoundedSandbox
 
 
 _SHARED: list = []  # the process's one default sandbox, made on first use

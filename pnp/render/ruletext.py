@@ -549,8 +549,9 @@ def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> Cod
 
 
 _COMPILED: dict[str, CodeType] = {}
-#: changes when what compiling folds in changes (2: unknown names are noted at render time, not folded)
-COMPILED_FORMAT = "2"
+#: changes when what compiling folds in changes (2: unknown names are noted at render time, not folded;
+#: 3: * and ** go through the sandbox's bounds)
+COMPILED_FORMAT = "3"
 KEPT_TEMPLATES = 2_000  # compiled rule texts kept on disk; every edit of a rule text adds one
 
 
