@@ -9,6 +9,7 @@ their traceback.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,13 @@ class Diagnostic:
         if self.fix:
             text += f"\n    fix: {self.fix}"
         return text
+
+
+def listed(items: Iterable[object], shown: int = 4) -> str:
+    """"a, b, c, d and 6 more": a message names the first few of many (cards, lines), then counts."""
+    names = [str(item) for item in items]
+    head = ", ".join(names[:shown])
+    return f"{head} and {len(names) - shown} more" if len(names) > shown else head
 
 
 def location(file: Path | None, line: int | None, base: Path | None = None) -> str:

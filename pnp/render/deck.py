@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.diagnostics import DataError, Diagnostic, Level, Report
+from pnp.diagnostics import DataError, Diagnostic, Level, Report, listed
 from pnp.model.game import Card, Component, Game, where
 from pnp.render.bind import Binder, BindError, Resolved, card_context, forget_resolved_folders, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
@@ -132,12 +132,19 @@ def cards_named(card_ids: list[str]) -> str:
     layout itself (a typo in an expression) hits every card the same way, and is one problem."""
     if len(card_ids) == 1:
         return f"card {card_ids[0]!r}"
-    shown = ", ".join(repr(card_id) for card_id in card_ids[:CARDS_NAMED])
-    more = len(card_ids) - CARDS_NAMED
-    return f"cards {shown}" + (f" and {more} more" if more > 0 else "")
+    return "cards " + listed((repr(card_id) for card_id in card_ids), CARDS_NAMED)
 
 
 LOW_DPI_LISTED = 5  # more cards than this below MIN_DPI: one warning for the deck, not one per card
+
+
+def raster_art(bound: BoundComponent) -> Iterator[tuple[BoundCard, dict]]:
+    """Each card's pixel pictures (faces and backs), with their bound values: what dpi and decoding concern."""
+    for card in bound.cards:
+        for element in (*card.face, *card.back):
+            values = element.values
+            if element.type == "image" and not values.get("vector") and "pixel_size" in values:
+                yield card, values
 
 
 def _warn_low_resolution(game: Game, bound: BoundComponent, report: Report) -> None:
@@ -146,15 +153,11 @@ def _warn_low_resolution(game: Game, bound: BoundComponent, report: Report) -> N
     from pnp.render.images import printed_dpi
 
     found = []
-    for card in bound.cards:
-        for element in (*card.face, *card.back):
-            values = element.values
-            if element.type != "image" or values.get("vector") or "pixel_size" not in values:
-                continue
-            box = _printed_box_mm(values, bound.component)
-            dpi = printed_dpi(values["pixel_size"], box, values.get("fit", "cover"))
-            if dpi < MIN_DPI - 0.5:
-                found.append((card, _in_game(game, values["src"]), dpi, box))
+    for card, values in raster_art(bound):
+        box = _printed_box_mm(values, bound.component)
+        dpi = printed_dpi(values["pixel_size"], box, values.get("fit", "cover"))
+        if dpi < MIN_DPI - 0.5:
+            found.append((card, _in_game(game, values["src"]), dpi, box))
     if not found:
         return
 
@@ -168,7 +171,7 @@ def _warn_low_resolution(game: Game, bound: BoundComponent, report: Report) -> N
         return
     _, src, dpi, box = min(found, key=lambda item: item[2])
     ids = [item[0].card.id for item in found]
-    shown = ", ".join(repr(i) for i in ids[:4]) + f" and {len(ids) - 4} more"
+    shown = listed(repr(i) for i in ids)
     report.warning(f"component {bound.component.id!r}: the art of {len(found)} card(s) prints below {MIN_DPI} dpi "
                    f"({shown}); the lowest is {src!r} at {dpi:.0f} dpi", *where(bound.component.source), need(box))
 
@@ -203,7 +206,7 @@ def _warn_art_without_bleed(bound: BoundComponent, report: Report) -> None:
              and abs(_ratio(element.values["pixel_size"]) / (trim_w / trim_h) - 1) < NO_BLEED_TOLERANCE]
     if not cards:
         return
-    shown = ", ".join(repr(card) for card in cards[:4]) + (f" and {len(cards) - 4} more" if len(cards) > 4 else "")
+    shown = listed(repr(card) for card in cards)
     art_w, art_h = trim_w + 2 * ART_BLEED_MM, trim_h + 2 * ART_BLEED_MM
     report.warning(f"component {bound.component.id!r}: the art of {len(cards)} card(s) ({shown}) has the card's "
                    f"proportions, drawn without bleed: it is enlarged to cover the bleed, so about "
@@ -344,21 +347,17 @@ def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
     where the two disagree, drawing makes the stream itself: slower, never wrong.
     """
     requests = []
-    for card in bound.cards:
-        for element in (*card.face, *card.back):
-            values = element.values
-            if element.type != "image" or values.get("vector") or "pixel_size" not in values:
-                continue
-            from pnp.render.images import resampled_size  # a deck without art never loads the image code
+    for _, values in raster_art(bound):
+        from pnp.render.images import resampled_size  # a deck without art never loads the image code
 
-            size = None
-            if painter.max_dpi:
-                box_w, box_h = _printed_box_mm(values, bound.component, painter.sheet_bleed_mm)
-                pixels_w, pixels_h = values["pixel_size"]
-                fit = max if values.get("fit", "cover") == "cover" else min
-                drawn_width_pt = pixels_w * fit(box_w / pixels_w, box_h / pixels_h) * 72 / 25.4
-                size = resampled_size(values["pixel_size"], drawn_width_pt, painter.max_dpi)
-            requests.append((values["src"], size))
+        size = None
+        if painter.max_dpi:
+            box_w, box_h = _printed_box_mm(values, bound.component, painter.sheet_bleed_mm)
+            pixels_w, pixels_h = values["pixel_size"]
+            fit = max if values.get("fit", "cover") == "cover" else min
+            drawn_width_pt = pixels_w * fit(box_w / pixels_w, box_h / pixels_h) * 72 / 25.4
+            size = resampled_size(values["pixel_size"], drawn_width_pt, painter.max_dpi)
+        requests.append((values["src"], size))
     if requests:
         from pnp.render.images import decode_ahead
 

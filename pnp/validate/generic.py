@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pnp.diagnostics import Report, location
+from pnp.diagnostics import Report, listed, location
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
 
@@ -75,7 +75,8 @@ def check_grids(game: Game, report: Report) -> None:
                 # without a colour (or suit) or rank a card has no place in the grid, and every count
                 # below would only repeat that: one error, naming them
                 have = "has" if len(unplaced) == 1 else "have"
-                report.error(f"component {component.id!r}: {_listed(unplaced)} {have} no {axis_attr} or no rank, "
+                names = listed(unplaced, GRID_CARDS_SHOWN)
+                report.error(f"component {component.id!r}: {names} {have} no {axis_attr} or no rank, "
                              "which the grid needs", _manifest(game), line,
                              f"fill in the {axis_attr} and rank columns of the card list (and check their headers)")
                 continue
@@ -90,26 +91,21 @@ def check_grids(game: Game, report: Report) -> None:
                         wrong.setdefault(found, []).append(f"{value} {rank}")
             for found, cards in sorted(wrong.items()):
                 # one error per count: a card list that stops at red 1 is one problem, not nine
+                verb = "appears" if len(cards) == 1 else "appear"
                 report.error(
-                    f"component {component.id!r}: {_listed(cards)} {'appears' if len(cards) == 1 else 'appear'} "
+                    f"component {component.id!r}: {listed(cards, GRID_CARDS_SHOWN)} {verb} "
                     f"{found} time(s), the grid declares {grid.copies} each",
                     _manifest(game), line, "add or remove " + ("that card" if len(cards) == 1 else "those cards")
                     + " in the card list")
             outside = [f"{value} {rank} ({found})" for (value, rank), found in sorted(counted.items(), key=str)
                        if found]  # a row with count 0 (or an unreadable count, reported at its line) prints nothing
             if outside:
-                report.error(f"component {component.id!r}: {_listed(outside)} (card(s)) "
+                report.error(f"component {component.id!r}: {listed(outside, GRID_CARDS_SHOWN)} (card(s)) "
                              f"{'is' if len(outside) == 1 else 'are'} outside the declared grid",
                              _manifest(game), line, "fix the cards' suit/colour/rank, or widen the grid")
 
 
 GRID_CARDS_SHOWN = 8
-
-
-def _listed(cards: list[str]) -> str:
-    if len(cards) <= GRID_CARDS_SHOWN:
-        return ", ".join(cards)
-    return f"{', '.join(cards[:GRID_CARDS_SHOWN])} and {len(cards) - GRID_CARDS_SHOWN} more"
 
 
 def check_setup(game: Game, report: Report) -> None:

@@ -11,10 +11,10 @@ has is an error: it would print the bare id.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import Report, listed
 from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.render.ruletext import player_names
@@ -48,12 +48,6 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def _lines(lines: Sequence[int]) -> str:
-    shown = ", ".join(str(line) for line in lines[:LINES_SHOWN])
-    more = len(lines) - LINES_SHOWN
-    return f"{shown} and {more} more" if more > 0 else shown
-
-
 def check_player_mentions(game: Game, lang: str, path: Path, text: str, report: Report) -> None:
     """Report players written literally in ``text`` (rules/<lang>.md) and ``player()`` calls naming no player."""
     players = example_players(game)
@@ -73,8 +67,8 @@ def check_player_mentions(game: Game, lang: str, path: Path, text: str, report: 
         name = names.get(player, player)
         lines = sorted({_line_of(visible, offset) for offset in name_offsets(visible, name)})
         if lines:
-            report.warning(f"the example player {name!r} is written out on line(s) {_lines(lines)}: it would not "
-                           f"follow a change in examples.toml", path, lines[0],
+            report.warning(f"the example player {name!r} is written out on line(s) {listed(lines, LINES_SHOWN)}: "
+                           "it would not follow a change in examples.toml", path, lines[0],
                            f'write {{{{ player("{player}") }}}} (inside an example block, '
                            f"player(inputs.players[i]) ties it to the example); "
                            f"the name comes from [player_names.{lang}], or the id")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from pnp.diagnostics import DataError, Level, Report
+from pnp.diagnostics import DataError, Level, Report, listed
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.render.faces import TextIssue
@@ -56,7 +56,7 @@ class BuildSummary:
             for (problem, layout, line, text), issues in sorted(groups.items(),
                                                                 key=lambda g: (order[g[0][0]], str(g[0][1:3]))):
                 cards = sorted({i.card for i in issues})
-                shown = ", ".join(cards[:4]) + (f" and {len(cards) - 4} more" if len(cards) > 4 else "")
+                shown = listed(cards)
                 smallest = min(i.size for i in issues)
                 lines.append(f"  {problem}: {layout} line {line}, {text[:40]!r} at "
                              f"{smallest:g}/{issues[0].max_size:g} pt — card(s) {shown}")
