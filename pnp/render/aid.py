@@ -40,6 +40,7 @@ from pnp.render.rulebook import (
     fonts_for,
     ink_of,
     regular,
+    stack_height,
 )
 from pnp.render.sheets import SheetOptions, new_canvas, write_card_sheets
 from pnp.rules.base import AidTable, GameRules
@@ -75,15 +76,6 @@ def aid_texts(game: Game, tables: Iterable[AidTable], lang: str) -> list[str]:
     """Every string an aid prints, so the font subset covers them all."""
     return [*aid_table_texts(tables), game.title(lang), game.subtitles.get(lang, ""), game.terms.get(lang, ""),
             game.author(lang), *label_texts(game, lang), " · ", *split_marks(lang)]
-
-
-def stack_height(flowables: Sequence[Flowable], width: float) -> float:
-    """Height the flowables take in a frame of ``width``, spacing included."""
-    total = 0.0
-    for index, flowable in enumerate(flowables):
-        _, height = flowable.wrap(width, 1e9)
-        total += height + flowable.getSpaceAfter() + (flowable.getSpaceBefore() if index else 0.0)
-    return total
 
 
 def largest_fitting(build: Callable[[float], list[Flowable]], width: float, height: float,

@@ -428,7 +428,7 @@ def _example_panel(block: ExampleRef, ctx: StoryContext, width: float) -> Flowab
     figure_width = max(natural, inner * SIDE_FIGURE_SHARE) + gap
     text_width = inner - figure_width
     side = _panel_wording(block, ctx, text_width) if natural <= inner * 0.45 and len(spec.rows) == 1 else None
-    if side is not None and _wording_height(side, text_width) <= PANEL_ROW_LINES * ctx.styles.body.leading:
+    if side is not None and stack_height(side, text_width) <= PANEL_ROW_LINES * ctx.styles.body.leading:
         # beside the figure the wording is one row, which cannot break across pages: only when it is short
         wording = side
         row = Table([[figure, wording]], colWidths=[figure_width, text_width], hAlign="LEFT")
@@ -446,16 +446,21 @@ PANEL_ROW_LINES = 12  # a panel paragraph longer than this is cut into rows, so 
 TALL_ROW = 300.0  # points
 
 
+def stack_height(flowables: Sequence[Flowable], width: float) -> float:
+    """Height the flowables take in a frame of ``width``, spacing included."""
+    total = 0.0
+    for index, flowable in enumerate(flowables):
+        _, height = flowable.wrap(width, 1e9)
+        total += height + flowable.getSpaceAfter() + (flowable.getSpaceBefore() if index else 0.0)
+    return total
+
+
 def _has_tall_row(rows: Sequence[Sequence[object]], widths: Sequence[float]) -> bool:
     """Whether a row would be taller than TALL_ROW: Platypus can split a table only between rows, and a
     row taller than the page stopped the build (a long cell in a rule text's table, a page-long list item)."""
-    for row in rows:
-        for cell, width in zip(row, widths, strict=False):
-            flowables = cell if isinstance(cell, list | tuple) else [cell]
-            height = sum(f.wrap(width, 1e9)[1] for f in flowables if isinstance(f, Flowable))
-            if height > TALL_ROW:
-                return True
-    return False
+    return any(stack_height([f for f in (cell if isinstance(cell, list | tuple) else [cell])
+                             if isinstance(f, Flowable)], width) > TALL_ROW
+               for row in rows for cell, width in zip(row, widths, strict=False))
 
 
 def _panel_wording(block: ExampleRef, ctx: StoryContext, width: float) -> list[Flowable]:
@@ -482,10 +487,6 @@ def _in_rows(flowable: Flowable, width: float) -> list[Flowable]:
         head, rest = rest.split(width, limit)
         pieces.append(head)
     return [*pieces, rest]
-
-
-def _wording_height(wording: Sequence[Flowable], width: float) -> float:
-    return sum(f.wrap(width, 1e9)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in wording)
 
 
 # ---------------------------------------------------------------------------------------------------------------
