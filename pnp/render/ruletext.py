@@ -829,7 +829,12 @@ _TEMPLATE_CODE = re.compile(r"\{\{(?:(?!\{\{).)*?\}\}|\{%.*?%\}|\{##.*?##\}", re
 def without_template_code(source: str) -> str:
     """The rule text with its placeholders, statements and comments blanked, lines kept: what a text
     that cannot be rendered (a syntax error) still says about its headings, ids and example blocks."""
-    return _TEMPLATE_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
+    return _TEMPLATE_CODE.sub(blank, source)
+
+
+def blank(match: re.Match[str]) -> str:
+    """A matched span as spaces, its line breaks kept: offsets and line numbers stay true."""
+    return re.sub(r"[^\n]", " ", match.group(0))
 
 
 def require_rule_text(game: Game, rules: GameRules, lang: str) -> RuleText:

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from pnp.render.ruletext import ID_PATTERN
+from pnp.render.ruletext import ID_PATTERN, blank, without_template_code
 
 _PLACEHOLDER = re.compile(r"\{\{((?:(?!\{\{).)*?)\}\}", re.DOTALL)  # an unclosed {{ does not swallow the next one
 _STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)
@@ -34,8 +34,9 @@ def prose(text: str) -> str:
 def prose_in_place(text: str) -> str:
     """:func:`prose` with every removed span blanked in place, so offsets and line numbers still hold."""
     text = _EXAMPLE_FENCE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), text)
-    for pattern in (_PLACEHOLDER, _STATEMENT, _JINJA_COMMENT, _HTML_COMMENT, _HEADING_ID):
-        text = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    text = without_template_code(text)  # placeholders, statements and Jinja comments, as ruletext blanks them
+    for pattern in (_HTML_COMMENT, _HEADING_ID):
+        text = pattern.sub(blank, text)
     return text
 
 
