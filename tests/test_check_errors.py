@@ -438,7 +438,7 @@ def test_check_for_github_annotates_the_lines(game: Path) -> None:
     assert output.splitlines()[0] == (
         f"::error file=data/mini/game.toml,line={line},title=pnp check::component 'deck' declares 12 pieces but "
         "cards/deck.csv holds 10%0Afix: fix the count in game.toml or the count column of the card list")
-    assert output.splitlines()[-1] == "1 game(s) checked: 1 error(s), 0 warning(s), 0 note(s) — FAILED"
+    assert output.splitlines()[-1] == "1 game checked: 1 error(s), 0 warning(s), 0 note(s) — FAILED"
     from pnp.commands.check_output import github_annotations
     from pnp.diagnostics import Diagnostic, Level
 

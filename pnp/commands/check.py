@@ -34,7 +34,8 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
         total["errors"] += len(result.report.errors)
         total["warnings"] += len(result.report.warnings)
         total["notes"] += len(result.report.notes)
-    summary = (f"{len(folders)} game(s) checked: {total['errors']} error(s), {total['warnings']} warning(s), "
+    games = f"{len(folders)} game" + ("s" if len(folders) != 1 else "")
+    summary = (f"{games} checked: {total['errors']} error(s), {total['warnings']} warning(s), "
                f"{total['notes']} note(s) — {'FAILED' if failed else 'ok'}")
     if output == "json":
         from pnp.commands.check_output import json_report
@@ -47,6 +48,6 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
         for line in github_annotations(every, Path.cwd()):
             click.echo(line)
         click.echo(summary)
-    elif len(folders) > 1:
-        click.echo(summary.replace(" game(s) checked", " games checked"))
+    elif len(folders) > 1:  # one game's own report already ends with its verdict
+        click.echo(summary)
     return 1 if failed else 0
