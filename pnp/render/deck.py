@@ -476,10 +476,14 @@ def _tuple(rect) -> Rect:
     return (rect.x, rect.y, rect.width, rect.height) if not isinstance(rect, tuple) else rect
 
 
+def chosen_cards(bound: BoundComponent, only: Sequence[str] = ()) -> list[BoundCard]:
+    """The cards to print, in card-list order: all of them, or the ids ``--only`` reprints."""
+    return [b for b in bound.cards if not only or b.card.id in only]
+
+
 def expand_copies(bound: BoundComponent, only: Sequence[str] = ()) -> list[BoundCard]:
     """One entry per printed copy, in card-list order; ``only`` reprints chosen ids."""
-    chosen = [b for b in bound.cards if not only or b.card.id in only]
-    return [b for b in chosen for _ in range(b.card.count)]
+    return [b for b in chosen_cards(bound, only) for _ in range(b.card.count)]
 
 
 def make_painter(fontset: FontSet, game: Game, ink_saver: bool, recompress: bool = False,

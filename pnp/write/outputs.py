@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
 from pnp.render.card_pdf import label_texts, low_ink_changes_nothing, write_component_pdf
-from pnp.render.deck import BoundComponent, bind_game
+from pnp.render.deck import BoundComponent, bind_game, chosen_cards
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import FontSet, prepare_fonts
 from pnp.render.imposition import ImpositionError
@@ -84,9 +84,8 @@ def _no_low_ink(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
 def write_pngs(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
     from pnp.render.card_png import write_card_pngs
 
-    bound, only = _bound(state), set(state.unit.options.print.only)
-    if only:  # a reprint: only the chosen cards, in a folder of their own (pnp/write/jobs.py)
-        bound = replace(bound, cards=[card for card in bound.cards if card.card.id in only])
+    bound = _bound(state)  # a reprint (--only) renders the chosen cards, into a folder of their own (jobs.py)
+    bound = replace(bound, cards=chosen_cards(bound, state.unit.options.print.only))
     result = write_card_pngs(state.game, bound, _card_fonts(state), state.unit.options.print.bleed_mm, job.path)
     return list(result.written), list(result.issues)
 
