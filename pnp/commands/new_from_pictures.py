@@ -74,13 +74,13 @@ def read_picture_folder(folder: Path) -> PictureDeck:
 def card_size(pictures: list[Path]) -> tuple[str, str]:
     """The preset whose proportions the pictures have (with their 3 mm bleed, or without), turned
     landscape when they are wider than tall; poker when they match none."""
-    from pnp.render.images import inspect_image
+    from pnp.render.images import ImageFormatError, inspect_image
 
     shapes: Counter[tuple[int, int]] = Counter()
     for path in pictures:
         try:
             shapes[inspect_image(path).shown_size] += 1
-        except Exception:  # noqa: BLE001 - a picture pnp cannot read is reported by pnp check, at its card
+        except (ImageFormatError, OSError):  # reported by pnp check, at its card; a bug keeps its traceback
             continue
     if not shapes:
         return "poker", "poker, the default: no picture to measure"
