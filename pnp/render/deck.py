@@ -20,7 +20,7 @@ from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet
 from pnp.render.forms import SidePlan, form_box, shelf_of
 from pnp.render.ink_saver import on_white_paper
-from pnp.render.layout import Layout, LayoutLibrary, load_library, text_outside_safe_zone
+from pnp.render.layout import Element, Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.textbox import parse_card_markup
 from pnp.rules.base import GameRules
 
@@ -270,16 +270,21 @@ def _check_elements(game: Game, component: Component, card: Card, layout: Layout
                     found.file, found.line, found.fix))
                 continue
             key = {"text": "text", "icon": "name", "pips": "icon"}.get(element.type)
-            raw = next((e for e in layout.elements if e.line == element.line), None)
+            raw = _written(layout, element)
             line = raw.line_of(key) if raw is not None else element.line
             problems.append(LayoutProblem(layout.name, layout.path, line,
                                           found.message.replace(f"card {card.id!r}: ", "", 1), found.fix))
     return problems
 
 
+def _written(layout: Layout, element: Resolved) -> Element | None:
+    """The layout's element as written (its keys' lines, its unevaluated values) for a resolved one."""
+    return next((e for e in layout.elements if e.line == element.line), None)
+
+
 def _src_is_literal(layout: Layout, element: Resolved) -> bool:
     """Whether the layout names one file for every card (then the layout is what to fix)."""
-    raw = next((e for e in layout.elements if e.line == element.line), None)
+    raw = _written(layout, element)
     src = raw.values.get("src") if raw is not None else None
     return isinstance(src, str) and "{" not in src
 
