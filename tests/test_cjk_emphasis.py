@@ -16,7 +16,8 @@ from markdown_it import MarkdownIt
 from pnp.diagnostics import Report
 from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
 from pnp.render.linebreak import Text
-from pnp.render.ruletext import Paragraph, make_markdown, parse_rule_text
+from pnp.render.rule_blocks import Paragraph
+from pnp.render.rule_markdown import make_markdown, parse_rule_text
 
 
 def tokens(text: str, md: MarkdownIt | None = None) -> list[tuple[str, str]]:

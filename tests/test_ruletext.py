@@ -16,16 +16,9 @@ import pytest
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
-from pnp.render.ruletext import (
-    AidTableRef,
-    ExampleRef,
-    Heading,
-    Paragraph,
-    bind_example_results,
-    format_value,
-    load_rule_text,
-    plain,
-)
+from pnp.render.rule_blocks import AidTableRef, ExampleRef, Heading, Paragraph, plain
+from pnp.render.rule_template import bind_example_results, format_value
+from pnp.render.ruletext import load_rule_text
 from pnp.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from pnp.render import ruletext
-from pnp.render.ruletext import make_rule_environment, render_template
+from pnp.render import rule_template
+from pnp.render.rule_template import make_rule_environment, render_template
 
 
 @pytest.fixture
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(ruletext, "_COMPILED", {})
+    monkeypatch.setattr(rule_template, "_COMPILED", {})
     return tmp_path / "cache" / "templates"
 
 
@@ -33,7 +33,7 @@ def test_a_rule_text_is_compiled_once_across_processes(own_cache, tmp_path, monk
     path = tmp_path / "en.md"
     compiled = count_compiles(monkeypatch)
     assert render_template("{{ n }} players", path, {"n": 4}) == ("4 players", [])
-    monkeypatch.setattr(ruletext, "_COMPILED", {})  # a new process: only the disk remembers
+    monkeypatch.setattr(rule_template, "_COMPILED", {})  # a new process: only the disk remembers
     assert render_template("{{ n }} players", path, {"n": 5}) == ("5 players", [])
     assert len(compiled) == 1 and len(list(own_cache.glob("*.code"))) == 1
     assert render_template("{{ n }} player(s)", path, {"n": 5}) == ("5 player(s)", [])  # an edit compiles again
@@ -45,7 +45,7 @@ def test_a_damaged_cache_file_is_compiled_again(own_cache, tmp_path, monkeypatch
     render_template("{{ n }} players", path, {"n": 4})
     (stored,) = own_cache.glob("*.code")
     stored.write_bytes(b"\x00not marshal")
-    monkeypatch.setattr(ruletext, "_COMPILED", {})
+    monkeypatch.setattr(rule_template, "_COMPILED", {})
     assert render_template("{{ n }} players", path, {"n": 6}) == ("6 players", [])
 
 
@@ -53,10 +53,10 @@ def test_errors_still_name_the_line(own_cache, tmp_path, monkeypatch):
     path = tmp_path / "en.md"
     source = "line one\n{{ missing_name }}\n{{ n + other }}\n"
     for _ in range(2):  # compiled, then loaded from the cache
-        monkeypatch.setattr(ruletext, "_COMPILED", {})
+        monkeypatch.setattr(rule_template, "_COMPILED", {})
         text, [problem] = render_template(source.split("{{ n +")[0], path, {"n": 1})  # printed: noted, "?"
         assert text == "line one\n?" and problem.line == 2 and "missing_name" in problem.message
-        with pytest.raises(ruletext.RuleTextError) as caught:  # computed with: fails at once, as before
+        with pytest.raises(rule_template.RuleTextError) as caught:  # computed with: fails at once, as before
             render_template(source, path, {"n": 1})
         assert caught.value.diagnostic.line == 3
 
@@ -67,19 +67,19 @@ def test_a_constant_with_an_unknown_attribute_is_not_folded_into_the_compiled_te
     that no render notes (the cached code is reused by every later process)."""
     path = tmp_path / "en.md"
     for _ in range(2):  # compiled, then loaded from the cache
-        monkeypatch.setattr(ruletext, "_COMPILED", {})
+        monkeypatch.setattr(rule_template, "_COMPILED", {})
         text, problems = render_template("Shuffle {{ 'deck'.nosuch }} cards", path, {})
         assert text == "Shuffle ? cards" and len(problems) == 1 and problems[0].line == 1
 
 
 def test_a_reach_for_internals_is_still_refused_at_once(own_cache, tmp_path):
-    with pytest.raises(ruletext.RuleTextError) as caught:
+    with pytest.raises(rule_template.RuleTextError) as caught:
         render_template("Shuffle {{ ''.__class__.__mro__ }} cards", tmp_path / "en.md", {})
     assert "refused by the sandbox" in str(caught.value)
 
 
 def test_the_cache_keeps_to_its_size(own_cache, tmp_path, monkeypatch):
-    monkeypatch.setattr(ruletext, "KEPT_TEMPLATES", 4)
+    monkeypatch.setattr(rule_template, "KEPT_TEMPLATES", 4)
     for n in range(9):
         render_template(f"{{{{ n }}}} players {n}", tmp_path / "en.md", {"n": 1})
     assert len(list(own_cache.glob("*.code"))) <= 4

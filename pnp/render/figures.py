@@ -27,7 +27,7 @@ from pnp.model.game import Example, Game
 from pnp.model.sizes import CARD_PRESETS
 from pnp.render.deck import BoundCard, bind_game, make_painter
 from pnp.render.fonts import FontSet
-from pnp.render.ruletext import card_label, format_value, player_names, rank_label
+from pnp.render.rule_template import card_label, format_value, player_names, rank_label
 from pnp.rules.base import GameRules
 
 CARD_OUTLINE = HexColor("#9a9a9a")

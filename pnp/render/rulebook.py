@@ -50,7 +50,7 @@ from pnp.render.fonts import FontSet, MissingGlyphError, prepare_fonts
 from pnp.render.linebreak import PreparedText, Text
 from pnp.render.paper import Paper, parse_paper
 from pnp.render.paragraph import BodyStyle, KinsokuParagraph
-from pnp.render.ruletext import (
+from pnp.render.rule_blocks import (
     AidTableRef,
     Block,
     ExampleRef,
@@ -64,8 +64,8 @@ from pnp.render.ruletext import (
     Runs,
     TableBlock,
     plain,
-    require_rule_text,
 )
+from pnp.render.ruletext import require_rule_text
 from pnp.render.textbox import make_measure
 from pnp.rules.base import AidTable, GameRules
 from pnp.write.atomic import atomic_write

@@ -11,8 +11,8 @@ from pnp.model.fields import closest
 from pnp.model.game import Game, where
 from pnp.rules.base import ExampleError, GameRules
 
-#: examples.toml's table of how each language writes the examples' players; read for rulebooks by
-#: pnp.render.ruletext.player_names (kept out of this module's imports: it loads the Markdown machinery)
+# examples.toml's table of how each language writes the examples' players (PLAYER_NAMES) is read for
+# rulebooks by pnp.render.rule_template.player_names, kept out of this module's imports: it loads Jinja2
 
 
 def check_examples(game: Game, rules: GameRules, report: Report,
@@ -20,7 +20,7 @@ def check_examples(game: Game, rules: GameRules, report: Report,
     """Run every example; returns example id -> "ok" | "deviation" | "mismatch" | "error".
 
     ``results``, if given, receives what each example computed (None where it could not), as
-    ruletext.compute_results gives it, so the translation check need not run the examples again.
+    rule_template.compute_results gives it, so the translation check need not run the examples again.
     """
     outcome: dict[str, str] = {}
     results = {} if results is None else results

@@ -11,7 +11,8 @@ import re
 import unicodedata
 from collections import Counter
 
-from pnp.render.ruletext import ID_PATTERN, blank, without_template_code
+from pnp.render.rule_markdown import ID_PATTERN
+from pnp.render.rule_template import blank, without_template_code
 
 _PLACEHOLDER = re.compile(r"\{\{((?:(?!\{\{).)*?)\}\}", re.DOTALL)  # an unclosed {{ does not swallow the next one
 _STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)
@@ -34,7 +35,7 @@ def prose(text: str) -> str:
 def prose_in_place(text: str) -> str:
     """:func:`prose` with every removed span blanked in place, so offsets and line numbers still hold."""
     text = _EXAMPLE_FENCE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), text)
-    text = without_template_code(text)  # placeholders, statements and Jinja comments, as ruletext blanks them
+    text = without_template_code(text)  # placeholders, statements and Jinja comments, as rule_template blanks them
     for pattern in (_HTML_COMMENT, _HEADING_ID):
         text = pattern.sub(blank, text)
     return text

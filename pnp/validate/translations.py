@@ -37,21 +37,15 @@ from typing import Any, Literal
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import DataError, Level, Report, location
+from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
 from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
-from pnp.render.ruletext import (
-    HEADING_ID,
-    RuleText,
-    block_texts,
-    compute_results,
-    has_rule_texts,
-    load_rule_text,
-    make_markdown,
-    rule_text_path,
-    rules_folder,
-)
+from pnp.render.rule_blocks import RuleText, block_texts
+from pnp.render.rule_markdown import HEADING_ID, make_markdown
+from pnp.render.rule_template import compute_results
+from pnp.render.ruletext import load_rule_text
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.validate.glossary_match import uses_term

@@ -1,0 +1,259 @@
+"""Rule texts, step two: rendered Markdown parsed into blocks (:mod:`pnp.render.rule_blocks`).
+
+CommonMark with GFM tables, through markdown-it-py. Every heading carries a section id shared by all
+languages (``## Setup {#setup}``); an aid table is an HTML comment the ``table()`` placeholder
+writes; an ``example <id>`` fence places a worked example. What a printed rulebook cannot show (raw
+HTML, images, a heading inside a list) is reported at its line, not silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+
+from pnp.diagnostics import Report
+from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
+from pnp.render.linebreak import Text, is_cjk
+from pnp.render.rule_blocks import (
+    AidTableRef,
+    Block,
+    ExampleRef,
+    Heading,
+    ListBlock,
+    Paragraph,
+    Preformatted,
+    Quote,
+    Rule,
+    Runs,
+    TableBlock,
+)
+
+ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
+HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", re.DOTALL)
+_TABLE_MARKER = re.compile(rf"^<!--\s*pnp:table\s+(?P<id>{ID_PATTERN}|\S*)\s*-->\s*$")
+_EXAMPLE_INFO = re.compile(r"^example(?:\s+(?P<id>\S+))?\s*$")
+_HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$", re.DOTALL)
+
+
+def make_markdown() -> MarkdownIt:
+    """CommonMark plus GFM tables (built into markdown-it-py); HTML on, so comments can be dropped.
+
+    Emphasis is CJK-friendly, so ``**大切：**全員`` is bold (see pnp/render/cjk_emphasis.py).
+    """
+    return MarkdownIt("commonmark", {"html": True}).enable("table").use(use_cjk_friendly_emphasis)
+
+
+class _Parser:
+    """Turns markdown-it's syntax tree into blocks, reporting what a printed rulebook cannot show."""
+
+    def __init__(self, path: Path, report: Report, example_ids: set[str], table_ids: set[str]) -> None:
+        self.path = path
+        self.report = report
+        self.example_ids = example_ids
+        self.table_ids = table_ids
+        self.md = make_markdown()
+        self.seen_sections: dict[str, int] = {}
+        self.lines: list[str] = []
+
+    def parse(self, text: str, line_offset: int = 0, top: bool = True) -> list[Block]:
+        if top:
+            self.lines = text.split("\n")
+        tree = SyntaxTreeNode(self.md.parse(text))
+        blocks: list[Block] = []
+        for node in tree.children:
+            blocks.extend(self.block(node, line_offset, top))
+        return blocks
+
+    def line(self, node: SyntaxTreeNode, offset: int) -> int:
+        return (node.map[0] if node.map else 0) + 1 + offset
+
+    def block(self, node: SyntaxTreeNode, offset: int, top: bool) -> list[Block]:
+        line = self.line(node, offset)
+        kind = node.type
+        if kind == "heading":
+            return [self.heading(node, line, top)]
+        if kind == "paragraph":
+            runs = self.inline(node.children[0], line) if node.children else ()
+            return [Paragraph(runs, line)] if runs else []
+        if kind in ("bullet_list", "ordered_list"):
+            items = tuple(tuple(b for child in item.children for b in self.block(child, offset, False))
+                          for item in node.children)
+            start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
+            return [ListBlock(kind == "ordered_list", start, items, line)]
+        if kind == "table":
+            return [self.table(node, line)]
+        if kind == "fence":
+            return [self.fence(node, line, offset)]
+        if kind == "code_block":
+            return [Preformatted(node.content.rstrip("\n"), line)]
+        if kind == "blockquote":
+            body = tuple(b for child in node.children for b in self.block(child, offset, False))
+            return [Quote(body, line)]
+        if kind == "hr":
+            return [Rule(line)]
+        if kind == "html_block":
+            return self.html_block(node, line)
+        self.report.warning(f"Markdown element {kind!r} is not printed", self.path, line)
+        return []
+
+    def heading(self, node: SyntaxTreeNode, line: int, top: bool) -> Heading:
+        level = int(node.tag[1])
+        content = node.children[0].content if node.children else ""
+        match = HEADING_ID.match(content)
+        if not top:
+            self.report.error("a heading inside a list, quote or example cannot start a section", self.path, line,
+                              "move the heading out, or make it bold text")
+        if match is None:
+            self.report.error(f"heading {content!r} has no section id", self.path, line,
+                              "end it with a stable id shared by every language, e.g. '## Setup {#setup}'")
+            section, title = "", content
+        else:
+            section, title = match.group("id"), match.group("title")
+            if section in self.seen_sections:
+                self.report.error(f"section id {section!r} is used twice (first at line "
+                                  f"{self.seen_sections[section]})", self.path, line, "give each heading its own id")
+            self.seen_sections.setdefault(section, line)
+        runs = self.inline_text(title, line)
+        return Heading(level, runs, section, line)
+
+    def inline_text(self, text: str, line: int) -> Runs:
+        tokens = self.md.parseInline(text)
+        if not tokens:
+            return ()
+        return self.inline(SyntaxTreeNode(tokens).children[0], line)
+
+    def table(self, node: SyntaxTreeNode, line: int) -> TableBlock:
+        header: list[Runs] = []
+        rows: list[tuple[Runs, ...]] = []
+        aligns: list[str] = []
+        for section in node.children:
+            for row in section.children:
+                cells = []
+                for cell in row.children:
+                    cells.append(self.inline(cell.children[0], line) if cell.children else ())
+                    if section.type == "thead":
+                        style = str(cell.attrs.get("style", ""))
+                        aligns.append("right" if "right" in style else "center" if "center" in style else "left")
+                if section.type == "thead":
+                    header = cells
+                else:
+                    rows.append(tuple(cells))
+        return TableBlock(tuple(header), tuple(rows), tuple(aligns), line)
+
+    def fence(self, node: SyntaxTreeNode, line: int, offset: int) -> Block:
+        info = node.info.strip()
+        example = _EXAMPLE_INFO.match(info)
+        if example is None:
+            return Preformatted(node.content.rstrip("\n"), line)
+        example_id = example.group("id") or ""
+        if not example_id:
+            self.report.error("an example block needs the example's id: ```example <id>", self.path, line)
+        elif example_id not in self.example_ids:
+            known = ", ".join(sorted(self.example_ids)) or "none"
+            self.report.error(f"example {example_id!r} does not exist in examples.toml", self.path, line,
+                              f"use one of: {known}")
+        if offset == 0 and not self._fence_closed(node):
+            self.report.error("the example block is never closed", self.path, line,
+                              f"end it with a line holding only {node.markup}")
+        body = tuple(self.parse(node.content, line_offset=line, top=False))
+        return ExampleRef(example_id, body, line)
+
+    def _fence_closed(self, node: SyntaxTreeNode) -> bool:
+        """markdown-it runs an unclosed fence to the end of the text; only its last line tells."""
+        if not node.map or node.map[1] - 1 <= node.map[0] or node.map[1] > len(self.lines):
+            return False
+        closer = re.compile(rf"^\s*{re.escape(node.markup[0])}{{{len(node.markup)},}}\s*$")
+        return bool(closer.match(self.lines[node.map[1] - 1]))
+
+    def html_block(self, node: SyntaxTreeNode, line: int) -> list[Block]:
+        content = node.content.strip()
+        marker = _TABLE_MARKER.match(content)
+        if marker:
+            table_id = marker.group("id")
+            if table_id not in self.table_ids:
+                known = ", ".join(sorted(self.table_ids)) or "none"
+                self.report.error(f"there is no aid table {table_id!r}", self.path, line,
+                                  f"tables this game's rules compute: {known}")
+            return [AidTableRef(table_id, line)]
+        if not _HTML_COMMENT.match(content):
+            self.report.warning("raw HTML is not printed in a rulebook", self.path, line,
+                                "use Markdown, or an HTML comment <!-- --> for notes to translators")
+        return []
+
+    def inline(self, node: SyntaxTreeNode, line: int) -> Runs:
+        runs: list[Text] = []
+        self._inline_children(node.children, "regular", runs, line)
+        return _merge(_join_soft_breaks(runs))
+
+    def _inline_children(self, nodes: Sequence[SyntaxTreeNode], style: str, runs: list[Text], line: int) -> None:
+        for child in nodes:
+            kind = child.type
+            if kind in ("text", "code_inline"):
+                runs.append(Text(child.content, style))
+            elif kind in ("strong", "em"):
+                # the fonts have no italic: emphasis is set bold, as Japanese typesetting usually does
+                self._inline_children(child.children, "bold", runs, line)
+            elif kind == "softbreak":
+                runs.append(Text(_SOFT_BREAK, style))
+            elif kind == "hardbreak":
+                runs.append(Text("\n", style))
+            elif kind == "link":
+                self._inline_children(child.children, style, runs, line)
+                href = str(child.attrs.get("href", ""))
+                label = "".join(c.content for c in child.children if c.type == "text")
+                if href.startswith(("http://", "https://")) and href != label:
+                    runs.append(Text(f" ({href})", style))
+            elif kind == "html_inline":
+                if _TABLE_MARKER.match(child.content):
+                    self.report.error("{{ table(...) }} must stand on a line of its own", self.path, line,
+                                      "put a blank line before and after it")
+                elif not _HTML_COMMENT.match(child.content):
+                    self.report.warning("raw HTML is not printed in a rulebook", self.path, line)
+            elif kind == "image":
+                self.report.warning("images in rule texts are not printed yet", self.path, line)
+            else:
+                self._inline_children(child.children, style, runs, line)
+
+
+_SOFT_BREAK = "\u2028"  # a placeholder: a soft break is a space in English and nothing between Japanese characters
+
+
+def _join_soft_breaks(runs: list[Text]) -> list[Text]:
+    result: list[Text] = []
+    for index, run in enumerate(runs):
+        if run.text != _SOFT_BREAK:
+            result.append(run)
+            continue
+        before = next((r.text[-1] for r in reversed(runs[:index]) if r.text and r.text != _SOFT_BREAK), "")
+        after = next((r.text[0] for r in runs[index + 1:] if r.text and r.text != _SOFT_BREAK), "")
+        # Japanese puts no space where a source line breaks, even before a digit or a Latin word
+        # ("です。\n6人" is one sentence run on): drop it when either neighbour is CJK
+        result.append(Text("" if (before and is_cjk(before)) or (after and is_cjk(after)) else " ", run.style))
+    return result
+
+
+def _merge(runs: list[Text]) -> Runs:
+    merged: list[Text] = []
+    for run in runs:
+        if not run.text:
+            continue
+        if merged and merged[-1].style == run.style:
+            merged[-1] = Text(merged[-1].text + run.text, run.style)
+        else:
+            merged.append(run)
+    return tuple(merged)
+
+
+def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str], table_ids: set[str]) -> list[Block]:
+    """Blocks of an already rendered rule text; problems go to ``report`` with this file's lines."""
+    parser = _Parser(path, report, example_ids, table_ids)
+    blocks = parser.parse(text)
+    first = next(iter(blocks), None)
+    if first is not None and not isinstance(first, Heading):
+        report.error("text before the first heading belongs to no section", path, first.line,
+                     "start the file with a heading that has a section id, e.g. '## Overview {#overview}'")
+    return blocks

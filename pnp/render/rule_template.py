@@ -1,0 +1,429 @@
+"""Rule texts, step one: ``rules/<lang>.md`` rendered in Jinja2's sandbox.
+
+Placeholders read the rules model (``{{ setup[4].hand }}``, ``{{ rules.pips }}``), so no language can
+state a number that disagrees with the components. Only plain data goes into the context, an
+unknown name prints "?" and is reported with its line (so one run names them all), and the compiled
+code is kept in the user cache. Each example fence gets its own ``result``: the values the rules
+module recomputed, formatted as a rulebook prints them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import re
+import sys
+import traceback
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+from jinja2 import ChainableUndefined, TemplateError, TemplateSyntaxError, UndefinedError
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+
+from pnp.diagnostics import DataError, Diagnostic, Level
+from pnp.load.game_folder import PLAYER_NAMES
+from pnp.load.user_cache import user_cache_dir, write_bytes_cache
+from pnp.model.game import Game
+from pnp.render.bind import describe_missing, make_environment
+from pnp.rules.base import ExampleError, GameRules
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*example\s+(?P<id>[A-Za-z0-9_.-]+)\s*$")
+#: how a list of cards is separated in running text; typography, not wording
+LIST_SEPARATORS = {"ja": "、", "zh": "、"}
+
+
+class _UnknownResult(ChainableUndefined):
+    """``result`` of an example that does not exist or failed: prints "?" so the rest still renders.
+
+    The unknown id itself is reported by the parser, at the fence's line.
+    """
+
+    def __str__(self) -> str:
+        return "?"
+
+
+class _RecordedUndefined(ChainableUndefined):
+    """An unknown name printed by a placeholder: noted with its line and printed as "?".
+
+    So the rest of the text still renders, and `pnp check` reports every unknown name of a rule text
+    in one run instead of the first. Any other use of it (arithmetic, a comparison) fails at once,
+    as strictly as before; so does a test of it in ``{% if %}``, which is noted the same way.
+    """
+
+    def __str__(self) -> str:
+        _note_unknown(self)
+        return "?"
+
+    def __bool__(self) -> bool:
+        _note_unknown(self)
+        return False
+
+    def __iter__(self) -> Iterator[Any]:
+        _note_unknown(self)
+        return iter(())
+
+
+@dataclass
+class _Rendering:
+    """What one render_template call notes: the template's file, its code's line map, the unknown names."""
+
+    filename: str
+    template: Any
+    context: Mapping[str, Any]
+    unknown: dict[tuple[int | None, str], None] = field(default_factory=dict)  # (line, message), in order
+
+
+_RENDERING: ContextVar[_Rendering | None] = ContextVar("pnp_rule_text_rendering", default=None)
+
+
+def _note_unknown(undefined: ChainableUndefined) -> None:
+    rendering = _RENDERING.get()
+    if rendering is None or issubclass(undefined._undefined_exception, SecurityError):
+        # A reach for internals stays a refusal by the sandbox, reported as such. Outside a render,
+        # Jinja2's optimizer folding a constant at compile time must fail as before, or it would bake
+        # "?" into the compiled text where no render can note it.
+        undefined._fail_with_undefined_error()
+    line = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == rendering.filename:
+            line = rendering.template.get_corresponding_lineno(frame.f_lineno)
+            break
+        frame = frame.f_back
+    name = getattr(undefined, "_undefined_name", None)
+    if isinstance(name, str):
+        message = describe_missing(getattr(undefined, "_undefined_obj", None), name, rendering.context)
+    else:
+        message = undefined._undefined_message
+    rendering.unknown.setdefault((line, message), None)
+
+
+def make_rule_environment() -> SandboxedEnvironment:
+    """The card layouts' sandbox, with Jinja comments moved out of the way of ``{#id}``; an unknown name
+    is noted and printed as "?" (:class:`_RecordedUndefined`), so one run reports them all."""
+    env = make_environment().overlay(comment_start_string="{##", comment_end_string="##}")
+    env.undefined = _RecordedUndefined
+    return env
+
+
+MINUS = "\u2212"
+
+
+def format_value(value: Any) -> str:
+    """Numbers as a rulebook prints them: 7/2 stays a fraction, and a negative gets a real minus sign."""
+    if isinstance(value, Fraction):
+        text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    elif isinstance(value, list | tuple):
+        return ", ".join(format_value(item) for item in value)
+    else:
+        text = str(value)
+    return MINUS + text[1:] if _NEGATIVE.match(text) else text
+
+
+_NEGATIVE = re.compile(r"^-\d")
+
+
+class ResultView(dict):
+    """An example's recomputed result as placeholders see it: values already formatted."""
+
+
+def result_view(result: Mapping[str, Any] | None) -> ResultView | _UnknownResult:
+    if result is None:
+        return _UnknownResult()
+    view = ResultView()
+    for key, value in result.items():
+        view[key] = [format_value(v) for v in value] if isinstance(value, list | tuple) else format_value(value)
+    return view
+
+
+def compute_results(game: Game, rules: GameRules) -> dict[str, Mapping[str, Any] | None]:
+    """Every example recomputed once; ``None`` where the rules cannot (pnp check reports why)."""
+    results: dict[str, Mapping[str, Any] | None] = {}
+    for example in game.examples:
+        try:
+            results[example.id] = (rules.run_example(game, example)
+                                   if example.kind in rules.example_kinds else None)
+        except ExampleError:
+            results[example.id] = None
+    return results
+
+
+def card_label(game: Game, card_id: str, lang: str | None = None) -> str:
+    """A card as text: rank and suit symbol ("10♠") where the suit has one, else the card's name.
+
+    A colour-only card (Take Over That Job's "green 5") would lose its colour as a bare rank, so
+    it prints its name in ``lang`` instead.
+    """
+    card = game.card(str(card_id))
+    if card is None:
+        return str(card_id)
+    suit = game.suits.get(card.suit) if card.suit else None
+    symbol = suit.symbol if suit and suit.symbol and len(suit.symbol) == 1 else ""
+    if card.rank is not None and symbol:
+        return f"{rank_label(game, card.rank)}{symbol}"
+    name = card.text("name", lang or game.source_language)
+    if name:
+        return name
+    return rank_label(game, card.rank) if card.rank is not None else card.id
+
+
+def rank_label(game: Game, rank: int) -> str:
+    """The game's own rank labels (A, J, Q, K) where the model has them."""
+    labels = getattr(game, "rank_label", None)
+    return labels(rank) if callable(labels) else {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+
+
+#: the table of examples.toml that names the examples' players per language (docs/rulebooks.md)
+
+
+def player_names(game: Game, lang: str) -> dict[str, str]:
+    """How ``lang`` writes the players the examples name: ``[player_names.<lang>]`` in examples.toml.
+
+    ``inputs.players`` holds stable ids, which the rules model compares with
+    ``expect.winner``; rule texts (``player(id)``) and example figures print
+    this name instead, or the id itself where the table has none. `pnp check`
+    reports a table that misses a player or names an unknown one
+    (:func:`pnp.validate.examples.check_player_names`).
+    """
+    if game.examples_data is None:
+        return {}
+    tables = game.examples_data.data.get(PLAYER_NAMES)
+    names = tables.get(lang) if isinstance(tables, dict) else None
+    if not isinstance(names, dict):
+        return {}
+    return {str(key): value for key, value in names.items() if isinstance(value, str) and value}
+
+
+def rule_context(game: Game, rules: GameRules, lang: str,
+                 results: Mapping[str, Mapping[str, Any] | None]) -> dict[str, Any]:
+    """The names a rule text can use; documented in docs/rulebooks.md.
+
+    Only plain dicts, lists, numbers and strings go in, so the sandbox has no
+    model object whose methods a template could reach.
+    """
+    low, high = game.players
+    credits = game.credits
+
+    def table(table_id: str) -> str:
+        # An HTML comment is a block of its own for Markdown; the parser checks the id and reports its line.
+        return f"<!-- pnp:table {table_id} -->"
+
+    def card(card_id: str) -> str:
+        return card_label(game, card_id, lang)
+
+    def cards(card_ids: Any) -> str:
+        items = card_ids if isinstance(card_ids, list | tuple) else str(card_ids).replace(",", " ").split()
+        return LIST_SEPARATORS.get(lang, ", ").join(card_label(game, item, lang) for item in items)
+
+    def example_result(example_id: str) -> ResultView | _UnknownResult:
+        return result_view(results.get(example_id))
+
+    inputs = {example.id: example.inputs for example in game.examples}
+    names = player_names(game, lang)
+
+    def player(player_id: Any) -> str:
+        return names.get(str(player_id), str(player_id))
+
+    def example_inputs(example_id: str) -> Any:
+        return _plain_data(inputs[example_id]) if example_id in inputs else _UnknownResult()
+
+    return {
+        "lang": lang,
+        "game": {
+            "id": game.id,
+            "title": game.title(lang),
+            "subtitle": game.subtitles.get(lang, ""),
+            "author": game.author(lang),
+            "year": credits.get("year", ""),
+            "minutes": game.minutes,
+            "age": game.age,
+            "terms": game.terms.get(lang, ""),
+        },
+        "players": {"min": low, "max": high},
+        "setup": {count: _setup_view(row) for count, row in game.setup.items()},
+        "components": {cid: _component_view(component, lang) for cid, component in game.components.items()},
+        "colours": {cid: term.name(lang) for cid, term in game.colours.items()},
+        "suits": {sid: {"name": term.name(lang), "symbol": term.symbol or ""} for sid, term in game.suits.items()},
+        "kinds": {kid: term.name(lang) for kid, term in game.kinds.items()},
+        "rules": _plain_data(dict(rules.context(game, lang))),
+        "examples": {eid: result_view(result) for eid, result in results.items()},
+        "table": table,
+        "card": card,
+        "cards": cards,
+        "player": player,
+        "_example_result": example_result,
+        "_example_inputs": example_inputs,
+        "result": _UnknownResult(),  # outside an example block, or in one that is never closed
+    }
+
+
+def _plain_data(value: Any) -> Any:
+    """A copy made of dicts, lists, strings and numbers only, whatever TOML handed us."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_data(v) for v in value]
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
+
+
+def _deal_view(deal: Any) -> dict[str, Any]:
+    return {"pool": deal.pool, "in_play": deal.in_play, "hand": deal.hand, "revealed": deal.revealed,
+            "left": deal.left}
+
+
+def _setup_view(row: Any) -> dict[str, Any]:
+    view = _deal_view(row.main)
+    view.update(players=row.players, tricks=row.tricks, colours=row.colours,
+                also={name: _deal_view(deal) for name, deal in row.also.items()})
+    return view
+
+
+def _component_view(component: Any, lang: str) -> dict[str, Any]:
+    kinds: dict[str, int] = {}
+    for card in component.cards:
+        if card.kind:
+            kinds[card.kind] = kinds.get(card.kind, 0) + card.count
+    return {"id": component.id, "name": component.name(lang), "count": component.count, "kinds": kinds}
+
+
+def bind_example_results(source: str) -> str:
+    """Give each ``example <id>`` fence body its own ``result``, keeping every line where it was.
+
+    ``{% with %}`` goes at the end of the opening fence line and ``{% endwith %}``
+    at the start of the closing one, so both render to nothing on lines that
+    exist anyway. An unclosed fence is left alone; the parser reports it.
+    """
+    lines = source.split("\n")
+    index = 0
+    while index < len(lines):
+        opener = _FENCE_OPEN.match(lines[index])
+        if not opener:
+            index += 1
+            continue
+        fence = opener.group("fence")
+        closer = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        end = next((k for k in range(index + 1, len(lines)) if closer.match(lines[k])), None)
+        if end is None:
+            break
+        example_id = opener.group("id")
+        lines[index] += (f"{{% with result = _example_result({example_id!r}), "
+                         f"inputs = _example_inputs({example_id!r}) %}}")
+        lines[end] = "{% endwith %}" + lines[end]
+        index = end + 1
+    return "\n".join(lines)
+
+
+class RuleTextError(DataError):
+    """The rule text cannot be rendered: a template error, with file and line."""
+
+
+def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tuple[str, list[Diagnostic]]:
+    """Render in the sandbox: the text, and an error per unknown name it printed (each as "?").
+
+    Any other failure becomes a :class:`RuleTextError` naming the line.
+    """
+    env = make_rule_environment()
+    prepared = bind_example_results(source)
+    try:
+        code = compiled_template(env, prepared, path)
+    except TemplateSyntaxError as exc:
+        raise RuleTextError(f"template syntax error: {exc.message}", path, exc.lineno,
+                            "check the {{ }} and {% %} on that line; Jinja comments are {## ... ##}") from None
+    known = ", ".join(sorted(name for name in context if not name.startswith("_")))
+    fix = f"names a rule text can use: {known} (see docs/rulebooks.md)"
+    try:
+        template = env.template_class.from_code(env, code, env.make_globals(None))
+        rendering = _Rendering(str(path), template, context)
+        token = _RENDERING.set(rendering)
+        try:
+            rendered = template.render(**context)
+        finally:
+            _RENDERING.reset(token)
+    except SecurityError as exc:
+        raise RuleTextError(f"refused by the sandbox: {exc}", path, _template_line(exc, path),
+                            "a rule text may read the names listed in docs/rulebooks.md, "
+                            "never Python internals") from None
+    except UndefinedError as exc:
+        raise RuleTextError(f"unknown name in a placeholder: {exc.message}", path, _template_line(exc, path),
+                            fix) from None
+    except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+        raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
+                            _template_line(exc, path)) from None
+    problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
+                for line, message in rendering.unknown]
+    return rendered, problems
+
+
+def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> CodeType:
+    """Jinja2's compiled code for a rule text, kept in the user cache like Python keeps .pyc files.
+
+    Compiling a rulebook's templates is a fifth of `pnp check`; the code depends only on the text,
+    Jinja2's version, the environment's delimiters and Python's bytecode format, which key the file
+    (as Jinja2's own bytecode cache does).
+    """
+    import jinja2
+
+    key = hashlib.sha256("\n".join([
+        COMPILED_FORMAT, jinja2.__version__, sys.implementation.cache_tag or "", str(path), env.comment_start_string,
+        env.comment_end_string, source]).encode("utf-8", "surrogatepass")).hexdigest()
+    memo = _COMPILED.get(key)
+    if memo is not None:
+        return memo
+    folder = user_cache_dir() / "templates"
+    stored = folder / f"{key[:40]}.code"
+    try:
+        code = marshal.loads(stored.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        code = env.compile(source, name=path.name, filename=str(path))
+        _make_room(folder)
+        write_bytes_cache(stored, marshal.dumps(code))
+    _COMPILED[key] = code
+    return code
+
+
+_COMPILED: dict[str, CodeType] = {}
+#: changes when what compiling folds in changes (2: unknown names are noted at render time, not folded;
+#: 3: * and ** go through the sandbox's bounds)
+COMPILED_FORMAT = "3"
+KEPT_TEMPLATES = 2_000  # compiled rule texts kept on disk; every edit of a rule text adds one
+
+
+def _make_room(folder: Path) -> None:
+    """Past KEPT_TEMPLATES files, drop the older half: edits and moved game folders would otherwise pile up."""
+    try:
+        files = list(folder.glob("*.code"))
+        if len(files) < KEPT_TEMPLATES:
+            return
+        files.sort(key=lambda file: file.stat().st_mtime_ns)
+        for file in files[: len(files) // 2]:
+            file.unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be tidied costs disk space, not correctness
+
+
+def _template_line(exc: BaseException, path: Path) -> int | None:
+    """Jinja rewrites tracebacks so the template's own frame carries the template line."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == str(path):
+            line = frame.lineno
+    return line
+
+
+_TEMPLATE_CODE = re.compile(r"\{\{(?:(?!\{\{).)*?\}\}|\{%.*?%\}|\{##.*?##\}", re.DOTALL)
+
+
+def without_template_code(source: str) -> str:
+    """The rule text with its placeholders, statements and comments blanked, lines kept: what a text
+    that cannot be rendered (a syntax error) still says about its headings, ids and example blocks."""
+    return _TEMPLATE_CODE.sub(blank, source)
+
+
+def blank(match: re.Match[str]) -> str:
+    """A matched span as spaces, its line breaks kept: offsets and line numbers stay true."""
+    return re.sub(r"[^\n]", " ", match.group(0))
