@@ -91,7 +91,7 @@ def test_the_orientation_is_remembered_with_the_other_facts(tmp_path: Path, monk
     assert inspect_image(path).orientation == 6
     images.save_image_facts()
     images._SOURCES.clear()
-    monkeypatch.setattr(images, "_analyse", lambda *args: pytest.fail("the file was read again"))
+    monkeypatch.setattr(images, "analyse", lambda *args: pytest.fail("the file was read again"))
     from pnp.load import digests
 
     digests.save_digests()

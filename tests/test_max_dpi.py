@@ -168,8 +168,8 @@ def record_decodes(monkeypatch) -> list[tuple]:
     from pnp.render import images
 
     decoded: list[tuple] = []
-    real = images._decoded
-    monkeypatch.setattr(images, "_decoded", lambda source, recompress, size=None: (
+    real = images.decoded
+    monkeypatch.setattr(images, "decoded", lambda source, recompress, size=None: (
         decoded.append((source.digest, size)), real(source, recompress, size))[1])
     return decoded
 
