@@ -221,7 +221,7 @@ def test_a_table_too_dense_for_two_sides_takes_as_many_as_it_needs(game: Game, c
         split_rows,
     )
     from pnp.render.fonts import prepare_fonts
-    from pnp.render.rulebook import stack_height
+    from pnp.render.rulebook_style import stack_height
 
     rows = [[f"Step {n}: draw a card, then pass one to the player on your left"] for n in range(1, 41)]
     dense = AidTable(id="steps", title="Turn", header=["step"], rows=rows, notes=["Then the next player."])

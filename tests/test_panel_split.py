@@ -10,7 +10,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from pnp.render.fonts import prepare_fonts
-from pnp.render.rulebook import EXAMPLE_TINT, _boxed
+from pnp.render.rulebook_story import _boxed
+from pnp.render.rulebook_style import EXAMPLE_TINT
 
 WORDS = "Paragraph {n} of the long example, which explains one more step of the trick in detail."
 

@@ -30,14 +30,14 @@ from pnp.render.fonts import FontSet
 from pnp.render.imposition import Rect, plan_sheet
 from pnp.render.paper import CardSize, Paper, parse_paper
 from pnp.render.paragraph import KinsokuParagraph
-from pnp.render.rulebook import (
+from pnp.render.rulebook import fonts_for
+from pnp.render.rulebook_style import (
     GREY,
     RULE_GREY,
     RulebookStyles,
     aid_table_flowables,
     aid_table_texts,
     bold,
-    fonts_for,
     ink_of,
     regular,
     stack_height,
