@@ -8,20 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from pnp.render.imposition import (
-    LABEL_BAND_MIN_MM,
-    PRINTER_MARGIN_MM,
-    ImpositionError,
-    Rect,
-    Segment,
-    SheetPlan,
-    duplex_back_slots,
-    duplex_flip_axis,
-    mirror_margin_item,
-    plan_fold_sheet,
-    plan_sheet,
-)
+from pnp.render.imposition import duplex_back_slots, duplex_flip_axis, mirror_margin_item, plan_fold_sheet, plan_sheet
 from pnp.render.paper import CARD_SIZES, PAPER_SIZES, CardSize, SizeError, parse_card_size, parse_paper
+from pnp.render.sheet_geometry import LABEL_BAND_MIN_MM, PRINTER_MARGIN_MM, ImpositionError, Rect, Segment, SheetPlan
 
 A4 = PAPER_SIZES["a4"]
 LETTER = PAPER_SIZES["letter"]

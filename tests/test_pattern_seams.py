@@ -32,9 +32,10 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import cli
-from pnp.render.imposition import Slot, duplex_back_slots, plan_sheet
+from pnp.render.imposition import duplex_back_slots, plan_sheet
 from pnp.render.paper import CardSize, parse_paper
 from pnp.render.patterns import fit_tiles, tile_size
+from pnp.render.sheet_geometry import Slot
 
 PX_PER_MM = {"a4": 10.0, "letter": 200 / 25.4}
 PAGE_PX = {"a4": (2100, 2970), "letter": (1700, 2200)}

@@ -28,8 +28,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.render.imposition import Rect, SheetPlan, plan_fold_sheet, plan_sheet
+from pnp.render.imposition import plan_fold_sheet, plan_sheet
 from pnp.render.paper import CARD_SIZES, PAPER_SIZES
+from pnp.render.sheet_geometry import Rect, SheetPlan
 from pnp.render.sheets import SheetLabels, SheetOptions, write_card_sheets
 
 pdfmetrics.registerFont(

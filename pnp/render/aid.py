@@ -27,7 +27,7 @@ from pnp.diagnostics import DataError
 from pnp.model.game import Game
 from pnp.render.card_pdf import label_texts, labels_for
 from pnp.render.fonts import FontSet
-from pnp.render.imposition import Rect, plan_sheet
+from pnp.render.imposition import plan_sheet
 from pnp.render.paper import CardSize, Paper, parse_paper
 from pnp.render.paragraph import KinsokuParagraph
 from pnp.render.rulebook import fonts_for
@@ -42,6 +42,7 @@ from pnp.render.rulebook_style import (
     regular,
     stack_height,
 )
+from pnp.render.sheet_geometry import Rect
 from pnp.render.sheets import SheetOptions, new_canvas, write_card_sheets
 from pnp.rules.base import AidTable, GameRules
 from pnp.write.atomic import atomic_write

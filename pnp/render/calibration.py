@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.render.imposition import (
+from pnp.render.imposition import duplex_flip_axis
+from pnp.render.paper import PT_PER_MM, Paper
+from pnp.render.sheet_geometry import (
     PRINTER_MARGIN_MM,
     RULER_END_PAD_MM,
     RULER_LENGTH_MM,
     DuplexEdge,
     MarginItem,
     Rect,
-    duplex_flip_axis,
 )
-from pnp.render.paper import PT_PER_MM, Paper
 from pnp.render.sheets import REGISTRATION, TEXT_BLACK, draw_ruler, new_canvas
 from pnp.write.atomic import atomic_write
 

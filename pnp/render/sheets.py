@@ -1,8 +1,8 @@
 """Draw imposed card sheets into a PDF with reportlab.
 
-The geometry comes from `imposition.SheetPlan`; this module only turns it into PDF operators. Card
-art is drawn by callbacks, clipped to each card's bleed rectangle, so a callback cannot paint over a
-neighbour or the cutting marks.
+The geometry comes from a `SheetPlan` (pnp/render/sheet_geometry.py, planned by imposition.py); this
+module only turns it into PDF operators. Card art is drawn by callbacks, clipped to each card's
+bleed rectangle, so a callback cannot paint over a neighbour or the cutting marks.
 
 Page order for duplex: front of sheet 1, its backs, front of sheet 2, ... A sheet that is not full
 still keeps every card in its slot, and its empty slots get no back, so the backs line up.
@@ -21,7 +21,10 @@ from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.render.imposition import (
+from pnp.render.imposition import duplex_back_slots, mirror_margin_item, mirror_rect
+from pnp.render.paper import PT_PER_MM
+from pnp.render.pdf_forms import end_form
+from pnp.render.sheet_geometry import (
     RULER_DEPTH_MM,
     RULER_END_PAD_MM,
     RULER_LENGTH_MM,
@@ -30,12 +33,7 @@ from pnp.render.imposition import (
     Rect,
     Segment,
     SheetPlan,
-    duplex_back_slots,
-    mirror_margin_item,
-    mirror_rect,
 )
-from pnp.render.paper import PT_PER_MM
-from pnp.render.pdf_forms import end_form
 from pnp.write.atomic import atomic_write
 
 T = TypeVar("T")

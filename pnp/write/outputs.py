@@ -15,8 +15,8 @@ from pnp.render.card_pdf import label_texts, low_ink_changes_nothing, write_comp
 from pnp.render.deck import BoundComponent, bind_game, chosen_cards
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import FontSet, prepare_fonts
-from pnp.render.imposition import ImpositionError
 from pnp.render.paper import parse_paper
+from pnp.render.sheet_geometry import ImpositionError
 from pnp.write.jobs import Job
 from pnp.write.runner import UnitState, writer
 
