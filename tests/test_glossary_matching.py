@@ -17,8 +17,9 @@ import pytest
 
 from pnp.diagnostics import Diagnostic, Report
 from pnp.model.build import load_game
+from pnp.validate.glossary import Glossary, Term, load_glossary
 from pnp.validate.glossary_match import uses_term
-from pnp.validate.translations import Glossary, Term, check_translations, load_glossary
+from pnp.validate.translations import check_translations
 
 ROOT = Path(__file__).resolve().parents[1]
 GADGET_TRICK = ROOT / "data" / "gadget-trick"

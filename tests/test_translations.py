@@ -17,14 +17,10 @@ from pnp.diagnostics import Level, Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.validate import check_folder
+from pnp.validate.glossary_match import uses_term
 from pnp.validate.rule_prose import numbers, placeholders, prose
-from pnp.validate.translations import (
-    accept_sections,
-    check_translations,
-    load_translated_sources,
-    split_sections,
-    uses_term,
-)
+from pnp.validate.translation_records import accept_sections, load_translated_sources, split_sections
+from pnp.validate.translations import check_translations
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_OPS = ROOT / "data" / "two-ops"

@@ -11,7 +11,8 @@ from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
-from pnp.validate.translations import accept_sections, analyse_translations, format_language, has_errors
+from pnp.validate.translation_records import accept_sections
+from pnp.validate.translations import analyse_translations, format_language, has_errors
 
 
 def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: Sequence[str] = (),

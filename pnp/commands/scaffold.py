@@ -115,7 +115,7 @@ def _accept_translations(folder: Path, languages: list[str]) -> None:
     """The starter texts are translations of one another: record them so, as `pnp i18n --accept-all` does."""
     from pnp.diagnostics import Report
     from pnp.model.build import load_game
-    from pnp.validate.translations import accept_sections
+    from pnp.validate.translation_records import accept_sections
 
     game = load_game(folder, Report())
     if game is None:

@@ -2,7 +2,7 @@
 
 The translation check compares languages by these (placeholders, literal
 numbers); the player check looks for names in the prose. Kept apart from the
-section bookkeeping in translations.py, which both use.
+section bookkeeping in translation_records.py and the checks in translations.py.
 """
 
 from __future__ import annotations

@@ -27,235 +27,29 @@ Card texts have no sections; for them we count translated and missing texts.
 from __future__ import annotations
 
 import difflib
-import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from markdown_it.tree import SyntaxTreeNode
-
-from pnp.diagnostics import DataError, Level, Report, location
-from pnp.load.rule_files import has_rule_texts, rule_text_path, rules_folder
+from pnp.diagnostics import Level, Report, location
+from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
-from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
 from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.render.rule_blocks import RuleText, block_texts
-from pnp.render.rule_markdown import HEADING_ID, make_markdown
 from pnp.render.rule_template import compute_results
 from pnp.render.ruletext import load_rule_text
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
-from pnp.validate.glossary_match import uses_term
+from pnp.validate.glossary import Glossary, load_glossary
 from pnp.validate.player_mentions import check_player_mentions
 from pnp.validate.rule_prose import numbers, placeholders, prose
+from pnp.validate.translation_records import Section, load_translated_sources, sections_of
 from pnp.validate.word_diff import word_changes
-from pnp.write.atomic import atomic_write
 
-GLOSSARY = "glossary.toml"
-SOURCES_SUFFIX = ".sources.toml"
 SectionState = Literal["translated", "stale", "untracked", "missing", "extra"]
-
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Sections of a raw (unrendered) rule text
-
-
-@dataclass(frozen=True)
-class Section:
-    id: str
-    title: str
-    level: int
-    line: int  # of the heading, 1-based
-    text: str  # raw Markdown from the heading up to the next heading, without trailing blank lines
-
-
-def split_sections(text: str) -> list[Section]:
-    """Sections by heading, found by the Markdown parser (a '#' inside a code block is no heading)."""
-    lines = text.split("\n")
-    tree = SyntaxTreeNode(make_markdown().parse(text))
-    starts = []
-    for node in tree.children:
-        if node.type == "heading" and node.map:
-            content = node.children[0].content if node.children else ""
-            match = HEADING_ID.match(content)
-            section_id, title = (match.group("id"), match.group("title")) if match else ("", content)
-            starts.append((node.map[0], section_id, title, int(node.tag[1])))
-    sections = []
-    for index, (start, section_id, title, level) in enumerate(starts):
-        end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
-        body = normalise_section("\n".join(lines[start:end]))
-        sections.append(Section(section_id, title, level, start + 1, body))
-    return sections
-
-
-def normalise_section(text: str) -> str:
-    """Whitespace a translator cannot see does not make a section stale."""
-    return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip("\n")
-
-
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Glossary
-
-
-@dataclass(frozen=True)
-class Term:
-    forms: Mapping[str, tuple[str, ...]]  # language -> accepted spellings, the preferred first
-    line: int | None = None
-    note: str = ""
-
-    def preferred(self, lang: str) -> str:
-        return self.forms[lang][0]
-
-
-@dataclass
-class Glossary:
-    path: Path
-    terms: list[Term] = field(default_factory=list)
-
-    def vocabulary(self, lang: str) -> frozenset[str]:
-        """Every spelling of every term in ``lang``: the words a Japanese compound may be made of."""
-        return frozenset(spelling for term in self.terms for spelling in term.forms.get(lang, ()))
-
-    def missing_terms(self, source: str, target: str, source_lang: str, lang: str) -> list[Term]:
-        """Terms ``source`` uses whose paired term ``target`` lacks (glossary_match.py has the rule)."""
-        source_words, target_words = self.vocabulary(source_lang), self.vocabulary(lang)
-        return [term for term in self.terms
-                if source_lang in term.forms and lang in term.forms
-                and uses_term(source, term.forms[source_lang], source_words)
-                and not uses_term(target, term.forms[lang], target_words)]
-
-
-def load_glossary(game: Game, report: Report) -> Glossary | None:
-    """``glossary.toml``: [[term]] tables of language = "term" or ["term", "variant"]."""
-    path = game.path / GLOSSARY
-    if not path.is_file():
-        return None
-    try:
-        doc = load_toml(path)
-    except DataError as exc:
-        report.diagnostics.append(exc.diagnostic)
-        return None
-    glossary = Glossary(path)
-    entries = doc.data.get("term", [])
-    if not isinstance(entries, list):
-        report.error("'term' must be an array of tables: write [[term]] before each pair", path, doc.line_of("term"))
-        return glossary
-    for index, entry in enumerate(entries):
-        line = doc.line_of("term", index)
-        forms: dict[str, tuple[str, ...]] = {}
-        for lang in game.languages:
-            value = entry.get(lang) if isinstance(entry, Mapping) else None
-            spellings = (value,) if isinstance(value, str) else tuple(value) if isinstance(value, list) else ()
-            spellings = tuple(s.strip() for s in spellings if isinstance(s, str) and s.strip())
-            if not spellings:
-                report.warning(f"glossary term {index + 1} has no {lang} form", path, line,
-                               f'add {lang} = "..." (or a list of accepted spellings)')
-                continue
-            forms[lang] = spellings
-        known = set(game.languages) | {"note"}
-        for key in entry if isinstance(entry, Mapping) else ():
-            if key not in known:
-                report.warning(f"glossary term {index + 1}: unknown key {key!r} (languages: "
-                               f"{', '.join(game.languages)})", path, doc.line_of("term", index, key))
-        if forms:
-            glossary.terms.append(Term(forms, line, str(entry.get("note", ""))))
-    return glossary
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Where translators record what they translated
-
-
-def sources_path(game: Game, lang: str) -> Path:
-    return rules_folder(game) / f"{lang}{SOURCES_SUFFIX}"
-
-
-def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, str]:
-    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`."""
-    path = sources_path(game, lang)
-    if not path.is_file():
-        return {}
-    try:
-        doc = load_toml(path)
-    except DataError as exc:
-        report.diagnostics.append(exc.diagnostic)
-        return {}
-    recorded = doc.data.get("source_language", game.source_language)
-    if recorded != game.source_language:
-        report.error(f"{path.name} records translations from {recorded!r}, but the game's source language is "
-                     f"{game.source_language!r}", path, doc.line_of("source_language"),
-                     "re-accept every section: pnp i18n GAME --lang LANG --accept-all")
-        return {}
-    sections = doc.data.get("sections", {})
-    found: dict[str, str] = {}
-    for section_id, entry in sections.items() if isinstance(sections, Mapping) else ():
-        source = entry.get("source") if isinstance(entry, Mapping) else None
-        if not isinstance(source, str):
-            report.error(f"section {section_id!r} has no source text", path, doc.line_of("sections", section_id),
-                         "accept it again with pnp i18n --accept " + section_id)
-            continue
-        found[section_id] = normalise_section(source)
-    return found
-
-
-def _toml_string(text: str) -> str:
-    """A TOML string a person can read in a diff: multi-line literal where TOML allows it."""
-    if "'''" not in text and not text.endswith("'") and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text):
-        return "'''\n" + text + "'''"
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
-    escaped = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\u{ord(m.group()):04x}", escaped)
-    return '"""\n' + escaped + '"""'
-
-
-def write_translated_sources(game: Game, lang: str, sources: Mapping[str, str]) -> Path:
-    path = sources_path(game, lang)
-    lines = [
-        f"# The {game.source_language} text each {lang} section was translated from, recorded by",
-        f"# `pnp i18n {game.id} --lang {lang} --accept SECTION`. pnp compares it with",
-        f"# rules/{game.source_language}.md: a section whose source changed since is stale,",
-        "# and `pnp i18n` shows what changed. Edit through pnp rather than by hand.",
-        f'source_language = "{game.source_language}"',
-        "",
-    ]
-    for section_id in sorted(sources):
-        lines += [f"[sections.{section_id}]", f"source = {_toml_string(sources[section_id] + chr(10))}", ""]
-    with atomic_write(path, durable=True) as handle:  # the translator's record, not a build output
-        handle.write("\n".join(lines).encode("utf-8"))
-    return path
-
-
-def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, report: Report) -> list[str]:
-    """Record the current source text of sections as translated (``None``: every section the translation has)."""
-    source_sections = _sections_of(game, game.source_language, report)
-    target_sections = _sections_of(game, lang, report)
-    if source_sections is None or target_sections is None:
-        return []
-    by_id = {s.id: s for s in source_sections if s.id}
-    present = {s.id for s in target_sections}
-    wanted = [s for s in by_id if s in present] if section_ids is None else list(section_ids)
-    recorded = load_translated_sources(game, lang, report)
-    accepted = []
-    for section_id in wanted:
-        if section_id not in by_id:
-            report.error(f"no section {section_id!r} in rules/{game.source_language}.md",
-                         rule_text_path(game, game.source_language), None,
-                         f"sections: {', '.join(by_id)}")
-            continue
-        if section_id not in present:
-            report.error(f"section {section_id!r} is not in rules/{lang}.md yet: translate it before accepting",
-                         rule_text_path(game, lang))
-            continue
-        recorded[section_id] = by_id[section_id].text
-        accepted.append(section_id)
-    if accepted:
-        write_translated_sources(game, lang, recorded)
-    return accepted
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -304,15 +98,6 @@ class LanguageStatus:
 
     def count(self, state: SectionState) -> int:
         return sum(1 for s in self.sections if s.state == state)
-
-
-def _sections_of(game: Game, lang: str, report: Report) -> list[Section] | None:
-    path = rule_text_path(game, lang)
-    try:
-        return split_sections(read_text(path))
-    except DataError as exc:
-        report.diagnostics.append(exc.diagnostic)
-        return None
 
 
 def _first_line(section: Section, pattern: str) -> int:
@@ -419,10 +204,10 @@ def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: G
     status.cards = card_text_counts(game, lang)
     if rules is not None:
         status.generated_cards = sum(len(texts) for texts in rules.card_texts(game, lang).values())
-    source = _sections_of(game, game.source_language, Report())
+    source = sections_of(game, game.source_language, Report())
     if source is None or lang == game.source_language:
         return status
-    target = _sections_of(game, lang, Report()) if status.exists else []
+    target = sections_of(game, lang, Report()) if status.exists else []
     recorded = load_translated_sources(game, lang, report)
     status.sections = section_statuses(source, target or [], recorded, game.source_language)
     for entry in status.sections:

@@ -1,0 +1,154 @@
+"""What translators accepted: each language's ``rules/<lang>.sources.toml`` and the sections it keys.
+
+For every section a translator accepted (`pnp i18n --accept`), the file keeps the exact source
+text they translated, so a changed source shows as a stale section with a diff. Sections are
+found by the Markdown parser in the raw, unrendered text: a placeholder is compared as written.
+"""
+
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it.tree import SyntaxTreeNode
+
+from pnp.diagnostics import DataError, Report
+from pnp.load.rule_files import rule_text_path, rules_folder
+from pnp.load.text_files import read_text
+from pnp.load.toml_lines import load_toml
+from pnp.model.game import Game
+from pnp.render.rule_markdown import HEADING_ID, make_markdown
+from pnp.write.atomic import atomic_write
+
+SOURCES_SUFFIX = ".sources.toml"
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    level: int
+    line: int  # of the heading, 1-based
+    text: str  # raw Markdown from the heading up to the next heading, without trailing blank lines
+
+
+def split_sections(text: str) -> list[Section]:
+    """Sections by heading, found by the Markdown parser (a '#' inside a code block is no heading)."""
+    lines = text.split("\n")
+    tree = SyntaxTreeNode(make_markdown().parse(text))
+    starts = []
+    for node in tree.children:
+        if node.type == "heading" and node.map:
+            content = node.children[0].content if node.children else ""
+            match = HEADING_ID.match(content)
+            section_id, title = (match.group("id"), match.group("title")) if match else ("", content)
+            starts.append((node.map[0], section_id, title, int(node.tag[1])))
+    sections = []
+    for index, (start, section_id, title, level) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
+        body = normalise_section("\n".join(lines[start:end]))
+        sections.append(Section(section_id, title, level, start + 1, body))
+    return sections
+
+
+def normalise_section(text: str) -> str:
+    """Whitespace a translator cannot see does not make a section stale."""
+    return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip("\n")
+
+
+def sections_of(game: Game, lang: str, report: Report) -> list[Section] | None:
+    path = rule_text_path(game, lang)
+    try:
+        return split_sections(read_text(path))
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return None
+
+
+def sources_path(game: Game, lang: str) -> Path:
+    return rules_folder(game) / f"{lang}{SOURCES_SUFFIX}"
+
+
+def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, str]:
+    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`."""
+    path = sources_path(game, lang)
+    if not path.is_file():
+        return {}
+    try:
+        doc = load_toml(path)
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return {}
+    recorded = doc.data.get("source_language", game.source_language)
+    if recorded != game.source_language:
+        report.error(f"{path.name} records translations from {recorded!r}, but the game's source language is "
+                     f"{game.source_language!r}", path, doc.line_of("source_language"),
+                     "re-accept every section: pnp i18n GAME --lang LANG --accept-all")
+        return {}
+    sections = doc.data.get("sections", {})
+    found: dict[str, str] = {}
+    for section_id, entry in sections.items() if isinstance(sections, Mapping) else ():
+        source = entry.get("source") if isinstance(entry, Mapping) else None
+        if not isinstance(source, str):
+            report.error(f"section {section_id!r} has no source text", path, doc.line_of("sections", section_id),
+                         "accept it again with pnp i18n --accept " + section_id)
+            continue
+        found[section_id] = normalise_section(source)
+    return found
+
+
+def _toml_string(text: str) -> str:
+    """A TOML string a person can read in a diff: multi-line literal where TOML allows it."""
+    if "'''" not in text and not text.endswith("'") and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text):
+        return "'''\n" + text + "'''"
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+    escaped = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\u{ord(m.group()):04x}", escaped)
+    return '"""\n' + escaped + '"""'
+
+
+def write_translated_sources(game: Game, lang: str, sources: Mapping[str, str]) -> Path:
+    path = sources_path(game, lang)
+    lines = [
+        f"# The {game.source_language} text each {lang} section was translated from, recorded by",
+        f"# `pnp i18n {game.id} --lang {lang} --accept SECTION`. pnp compares it with",
+        f"# rules/{game.source_language}.md: a section whose source changed since is stale,",
+        "# and `pnp i18n` shows what changed. Edit through pnp rather than by hand.",
+        f'source_language = "{game.source_language}"',
+        "",
+    ]
+    for section_id in sorted(sources):
+        lines += [f"[sections.{section_id}]", f"source = {_toml_string(sources[section_id] + chr(10))}", ""]
+    with atomic_write(path, durable=True) as handle:  # the translator's record, not a build output
+        handle.write("\n".join(lines).encode("utf-8"))
+    return path
+
+
+def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, report: Report) -> list[str]:
+    """Record the current source text of sections as translated (``None``: every section the translation has)."""
+    source_sections = sections_of(game, game.source_language, report)
+    target_sections = sections_of(game, lang, report)
+    if source_sections is None or target_sections is None:
+        return []
+    by_id = {s.id: s for s in source_sections if s.id}
+    present = {s.id for s in target_sections}
+    wanted = [s for s in by_id if s in present] if section_ids is None else list(section_ids)
+    recorded = load_translated_sources(game, lang, report)
+    accepted = []
+    for section_id in wanted:
+        if section_id not in by_id:
+            report.error(f"no section {section_id!r} in rules/{game.source_language}.md",
+                         rule_text_path(game, game.source_language), None,
+                         f"sections: {', '.join(by_id)}")
+            continue
+        if section_id not in present:
+            report.error(f"section {section_id!r} is not in rules/{lang}.md yet: translate it before accepting",
+                         rule_text_path(game, lang))
+            continue
+        recorded[section_id] = by_id[section_id].text
+        accepted.append(section_id)
+    if accepted:
+        write_translated_sources(game, lang, recorded)
+    return accepted
