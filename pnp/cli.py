@@ -194,7 +194,7 @@ def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
                                options=BuildOptions(png="png" in what), what=what)
         return run_build(data, request)
 
-    sys.exit(run_watch(data_dir(data), build_games, games))
+    sys.exit(run_watch(data_dir(data), build_games, games, explicit_data=data is not None))
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})

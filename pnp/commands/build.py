@@ -72,7 +72,7 @@ def documents_for(game: Game, rules, what: tuple[str, ...]) -> list[str]:
 def run_build(data: Path | None, request: BuildRequest) -> int:
     root = data_dir(data)
     report = Report()
-    folders = resolve_games(root, request.games, report)
+    folders = resolve_games(root, request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     failed = bool(report.errors)

@@ -17,7 +17,7 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
     GitHub Actions annotations (github). The exit status is the same in each."""
     root = data_dir(data)
     report = Report()
-    folders = resolve_games(root, games, report)
+    folders = resolve_games(root, games, report, explicit_data=data is not None)
     if output == "text":
         for diagnostic in report.diagnostics:
             click.echo(diagnostic.format(Path.cwd()), err=True)

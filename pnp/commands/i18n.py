@@ -28,7 +28,7 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
         return 2
     root = data_dir(data)
     report = Report()
-    folders = resolve_games(root, games, report)
+    folders = resolve_games(root, games, report, explicit_data=data is not None)
     failed = _echo(report)
     if failed and (accept or accept_all):
         # "--accept a b" makes b a game: record nothing rather than half of what was meant

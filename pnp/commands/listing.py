@@ -7,14 +7,15 @@ from pathlib import Path
 import click
 
 from pnp.diagnostics import Report
-from pnp.load.game_folder import data_dir, discover
+from pnp.load.game_folder import data_dir, discover, enclosing_game
 from pnp.model.build import load_game
 from pnp.validate.summary import table
 
 
 def run_list(data: Path | None, lang: str) -> int:
     root = data_dir(data)
-    folders = discover(root)
+    here = enclosing_game(Path.cwd()) if data is None else None
+    folders = discover(root) or ([here] if here is not None else [])
     if not folders:
         click.echo(f"no games found in {root} (start one with 'pnp new GAME-ID')", err=True)
         return 1

@@ -15,7 +15,7 @@ from pnp.rules.base import ExampleError
 
 def run_solve(data: Path | None, game_name: str, position: list[str], lang: str) -> int:
     report = Report()
-    folders = resolve_games(data_dir(data), (game_name,), report)
+    folders = resolve_games(data_dir(data), (game_name,), report, explicit_data=data is not None)
     game = load_game(folders[0], report) if folders else None
     rules = get_rules(game.rules) if game is not None else None
     if report.errors or game is None or rules is None:

@@ -13,18 +13,19 @@ from pathlib import Path
 
 import click
 
+from pnp.load.game_folder import discover, editor_litter, enclosing_game, is_output_folder
+
 Snapshot = dict[Path, tuple[int, int]]
 
 
 def snapshot(folders: list[Path]) -> Snapshot:
     """Size and time of every file a build reads; editor litter (swap files, backups) is no input,
     and a file that vanishes while it is listed (an editor's temporary file) is simply not there."""
-    from pnp.load.game_folder import editor_litter
-
     state: Snapshot = {}
     for folder in folders:
         for directory, subfolders, files in os.walk(folder):
-            subfolders[:] = [name for name in subfolders if name != "__pycache__" and not editor_litter(name)]
+            subfolders[:] = [name for name in subfolders if name != "__pycache__" and not editor_litter(name)
+                             and not is_output_folder(os.path.join(directory, name))]
             for name in files:
                 if editor_litter(name):
                     continue
@@ -49,10 +50,14 @@ def changed_games(before: Snapshot, after: Snapshot, data: Path) -> set[str] | N
 
 
 def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[str, ...] = (),
-              interval: float = 0.5, rounds: int | None = None) -> int:
+              interval: float = 0.5, rounds: int | None = None, explicit_data: bool = False) -> int:
     """Build, then rebuild on every saved change. With ``games``, only their folders are watched and
-    only they are built: a designer at work on one game does not wait for the others."""
-    watched = _watched_games(data, games)
+    only they are built: a designer at work on one game does not wait for the others. Run from inside
+    a game folder with no ``data/`` there, it watches that game (as the build takes it)."""
+    if not games and not explicit_data and not discover(data):
+        here = enclosing_game(Path.cwd())
+        games = (str(here),) if here is not None else ()
+    watched = _watched_games(data, games, explicit_data)
     if watched is None:
         return 1
     folders = list(watched) if watched else [data]
@@ -90,7 +95,7 @@ def _to_rebuild(before: Snapshot, after: Snapshot, data: Path, watched: dict[Pat
     return tuple(sorted(g for g in changed if (data / g).is_dir())) if changed is not None else ()
 
 
-def _watched_games(data: Path, games: tuple[str, ...]) -> dict[Path, str] | None:
+def _watched_games(data: Path, games: tuple[str, ...], explicit_data: bool = False) -> dict[Path, str] | None:
     """Each named game's folder and the name the user gave it; {} for every game; None (errors shown)
     when a name is unknown."""
     if not games:
@@ -99,7 +104,7 @@ def _watched_games(data: Path, games: tuple[str, ...]) -> dict[Path, str] | None
     from pnp.load.game_folder import resolve_games
 
     report = Report()
-    folders = resolve_games(data, games, report)
+    folders = resolve_games(data, games, report, explicit_data)
     for diagnostic in report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     if report.errors:

@@ -6,6 +6,7 @@ objects is the model stage's job (pnp.model.build).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,14 +54,33 @@ def editor_litter(name: str) -> bool:
     return name.startswith(".") or name.endswith("~")
 
 
-def resolve_games(data: Path, names: tuple[str, ...], report: Report) -> list[Path]:
+def enclosing_game(start: Path) -> Path | None:
+    """The game folder ``start`` is in (``start`` itself or the nearest folder above it holding a
+    manifest), as git finds the repository a command runs in; None outside any game."""
+    for folder in (start, *start.parents):
+        if (folder / MANIFEST).is_file():
+            return folder
+    return None
+
+
+def is_output_folder(path: str | Path) -> bool:
+    """A folder pnp built into (it keeps its stamps in ``.cache/stamps``): never a game's input, even
+    when a designer builds from inside the game folder and the outputs land there."""
+    return os.path.isdir(os.path.join(path, ".cache", "stamps"))
+
+
+def resolve_games(data: Path, names: tuple[str, ...], report: Report, explicit_data: bool = False) -> list[Path]:
     """Map the user's game arguments to folders, reporting unknown ones.
 
     A name may be a game id under ``data`` or a path to a game folder, so a
-    user can check a folder anywhere on disk.
+    user can check a folder anywhere on disk. Run from inside a game folder
+    with no ``data/`` there (and no ``--data``), pnp works on that game: it
+    is the one the designer is editing.
     """
+    games_here = discover(data)
+    standing_in = None if explicit_data or games_here else enclosing_game(Path.cwd())
     if not names:
-        found = discover(data)
+        found = games_here or ([standing_in] if standing_in else [])
         if not found:
             report.error(f"no game folders found in {data}", data, None,
                          "run pnp from a folder that holds data/<game-id>/game.toml, pass --data DIR, "
@@ -69,7 +89,11 @@ def resolve_games(data: Path, names: tuple[str, ...], report: Report) -> list[Pa
     folders = []
     for name in names:
         candidate = Path(name)
-        if not (candidate.exists() and (candidate.is_dir() or candidate.is_file())):
+        if candidate.exists() and (candidate.is_dir() or candidate.is_file()):
+            candidate = candidate.resolve()  # "." names the folder it is: its name is the game id
+        elif standing_in is not None and name == standing_in.name:
+            candidate = standing_in
+        else:
             candidate = data / name
         if not candidate.exists():
             known = ", ".join(p.name for p in discover(data)) or "none"

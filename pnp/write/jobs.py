@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pnp.diagnostics import Report
 from pnp.load.digests import digest_all
-from pnp.load.game_folder import editor_litter
+from pnp.load.game_folder import editor_litter, is_output_folder
 from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
@@ -99,7 +99,9 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
     printed = [c for c in game.components.values()
                if c.printed and c.cards and (not only or any(card.id in only for card in c.cards))]
     reprint = "-reprint" if only else ""
-    listing = files_in(game.path, skip=editor_litter)  # once: a deck of 900 images is a long folder to list
+    # once: a deck of 900 images is a long folder to list. Outputs built into the game folder (a build run
+    # from inside it) are no input of the game.
+    listing = files_in(game.path, skip=editor_litter, skip_folder=is_output_folder)
     every_file = [game.path / relative for relative in listing]
     inputs_of = {component.id: card_inputs(game, component.id, listing) for component in printed}
     _hash_inputs(every_file)

@@ -52,15 +52,19 @@ def tool_fingerprint() -> str:
 
 
 def files_in(folder: Path, skip_folders: Collection[str] = (),
-             skip: Callable[[str], bool] | None = None) -> list[str]:
+             skip: Callable[[str], bool] | None = None,
+             skip_folder: Callable[[str], bool] | None = None) -> list[str]:
     """Every file under ``folder`` as a relative path, ordered as sorted Paths would be.
+
+    ``skip`` leaves out files and folders by name; ``skip_folder`` folders by their path.
 
     os.walk, not a glob of Path objects: a deck of 900 images is listed once per build unit,
     and pnp's own files once per build.
     """
     found = []
     for directory, subfolders, files in os.walk(folder):
-        subfolders[:] = [name for name in subfolders if name not in skip_folders and not (skip and skip(name))]
+        subfolders[:] = [name for name in subfolders if name not in skip_folders and not (skip and skip(name))
+                         and not (skip_folder and skip_folder(os.path.join(directory, name)))]
         if skip is not None:
             files = [name for name in files if not skip(name)]
         relative = os.path.relpath(directory, folder)

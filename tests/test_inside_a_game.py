@@ -1,0 +1,89 @@
+"""Working from inside a game folder: a designer who `cd`s into the game they edit can run pnp there.
+
+Before, `pnp check` there found no `data/`, and `pnp check .` took the folder's name to be '' and
+reported the id as differing from it. Outputs built into the game folder were inputs of the game,
+so the next build was stale and hashed its own PDFs.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+
+
+@pytest.fixture()
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A game made by `pnp new`, with the working folder inside it (no data/ there)."""
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["new", "alpha"]).exit_code == 0
+    folder = tmp_path / "data" / "alpha"
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("args", [("check",), ("check", "."), ("check", "alpha")])
+def test_check_inside_a_game_checks_that_game(game: Path, args: tuple[str, ...]) -> None:
+    status, output = run(*args)
+    assert status == 0, output
+    assert "alpha: ok" in output
+    assert "differs from the folder name" not in output
+
+
+def test_a_sub_folder_of_a_game_is_inside_it(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(game / "cards")
+    status, output = run("check")
+    assert status == 0 and "alpha: ok" in output, output
+
+
+def test_an_explicit_data_folder_is_taken_at_its_word(game: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    status, output = run("check", "--data", str(empty))
+    assert status == 1
+    assert "no game folders found" in output
+
+
+def test_list_inside_a_game_lists_it(game: Path) -> None:
+    status, output = run("list")
+    assert status == 0
+    assert "alpha  Alpha  2-4" in output
+
+
+def test_outputs_built_into_the_game_folder_are_no_inputs(game: Path) -> None:
+    args = ("build", "--what", "cards", "--lang", "en", "--paper", "a4")
+    status, output = run(*args)
+    assert status == 0 and "wrote 1 file(s)" in output, output
+    assert (game / "output" / "alpha" / "en" / "a4" / "cards-deck.pdf").is_file()
+    status, output = run(*args)
+    assert status == 0 and "wrote 0 file(s)" in output and "1 up to date" in output, output
+    cards = game / "cards" / "deck.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Red 1", "Red One"), encoding="utf-8")
+    status, output = run(*args)
+    assert "wrote 1 file(s)" in output, output  # an edit still counts
+
+
+def test_watch_inside_a_game_watches_it(game: Path) -> None:
+    from pnp.commands.watch import run_watch
+
+    calls: list[tuple[str, ...]] = []
+    cards = game / "cards" / "deck.csv"
+    threading.Timer(0.3, lambda: cards.write_text(cards.read_text(encoding="utf-8") + "\n",
+                                                  encoding="utf-8")).start()
+    status: list[int] = []
+    worker = threading.Thread(daemon=True, target=lambda: status.append(
+        run_watch(game / "data", lambda names: calls.append(names) or 0, interval=0.1, rounds=1)))
+    worker.start()
+    worker.join(timeout=30)
+    assert status == [0], "the edit inside the game was not seen"  # else it would watch on for ever
+    assert calls == [(str(game),), (str(game),)]  # the first build, then the one the edit asked for
