@@ -90,6 +90,7 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     # a game that failed its check is not loaded: its cards would read as unknown ids on top of its errors
     if not failed and not _only_names_cards(request.options.print.only, loaded.values()):
         return 1
+    failed = not _languages_shipped(request.languages, loaded.values()) or failed
     summary = BuildSummary()
     run_units(units, summary, request.jobs, loaded)
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
@@ -111,6 +112,31 @@ def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
         click.echo(f"    fix: {f'did you mean {hint}?' if hint else 'use an id from the card lists'} "
                    "(nothing was built)", err=True)
     return not unknown
+
+
+#: country codes typed for language codes (Japan's jp for Japanese, ja): the likeliest --lang typos
+COUNTRY_NOT_LANGUAGE = {"jp": "ja", "cn": "zh", "tw": "zh", "kr": "ko", "gr": "el", "dk": "da", "se": "sv",
+                        "cz": "cs", "ua": "uk", "us": "en", "gb": "en", "br": "pt", "at": "de", "ch": "de"}
+
+
+def _languages_shipped(requested: tuple[str, ...], games: Iterable[Game]) -> bool:
+    """Say which games a requested language leaves out; a language none of them ships in is an error
+    (``--lang jp`` for ``ja`` would otherwise build nothing and exit as if it had)."""
+    games = list(games)
+    shipped = {lang for game in games for lang in game.languages}
+    for lang in dict.fromkeys(requested):
+        if lang not in shipped and games:
+            hint = COUNTRY_NOT_LANGUAGE.get(lang.lower()) if COUNTRY_NOT_LANGUAGE.get(lang.lower()) in shipped \
+                else closest(lang, shipped)
+            click.echo(f"error: --lang {lang}: no game being built ships in that language", err=True)
+            click.echo(f"    fix: {f'did you mean {hint}? ' if hint else ''}"
+                       f"languages shipped: {', '.join(sorted(shipped))}", err=True)
+            continue
+        without = [game.id for game in games if lang not in game.languages]
+        if without:
+            click.echo(f"note: --lang {lang}: not shipped by {', '.join(without)}, which are built without it",
+                       err=True)
+    return all(lang in shipped for lang in requested) or not games
 
 
 def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit], bool] | None:
@@ -153,8 +179,7 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
 
 
 def _languages(game: Game, request: BuildRequest) -> tuple[str, ...]:
+    """The requested languages this game ships in (all it ships, if none were asked for); the others are
+    reported once for every game (:func:`_languages_shipped`)."""
     languages = request.languages or game.languages
-    unknown = [lang for lang in languages if lang not in game.languages]
-    if unknown:
-        click.echo(f"{game.path.name}: skipping languages it does not ship in: {', '.join(unknown)}", err=True)
     return tuple(lang for lang in languages if lang in game.languages)

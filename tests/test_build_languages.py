@@ -1,0 +1,42 @@
+"""`pnp build --lang`: a language no game ships in is an error, not an empty build that exits 0."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pnp.cli import cli
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def build(tmp_path: Path, *args: str):
+    return CliRunner().invoke(cli, ["build", "--data", str(DATA), "--out", str(tmp_path / "out"), "--what", "aid",
+                                    "--paper", "a4", *args])
+
+
+def test_a_country_code_for_a_language_is_an_error_with_the_language(tmp_path: Path) -> None:
+    result = build(tmp_path, "two-ops", "--lang", "jp")
+    assert result.exit_code == 1
+    assert "--lang jp: no game being built ships in that language" in result.output
+    assert "did you mean ja?" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_languages_that_exist_are_still_built(tmp_path: Path) -> None:
+    result = build(tmp_path, "two-ops", "--lang", "fr", "--lang", "en")
+    assert result.exit_code == 1
+    assert "--lang fr" in result.output and "languages shipped: en, ja" in result.output
+    assert (tmp_path / "out" / "two-ops" / "en" / "a4" / "aid.pdf").is_file()
+
+
+def test_a_language_some_games_ship_is_a_note_for_the_others(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["new", "both", "--lang", "en", "--lang", "ja"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["new", "english", "--lang", "en"]).exit_code == 0
+    result = CliRunner().invoke(cli, ["build", "--lang", "ja", "--what", "cards", "--paper", "a4"])
+    assert result.exit_code == 0, result.output
+    assert "note: --lang ja: not shipped by english, which are built without it" in result.output
+    assert (tmp_path / "output" / "both" / "ja" / "a4" / "cards-deck.pdf").is_file()
+    assert not (tmp_path / "output" / "english").exists()
