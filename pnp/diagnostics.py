@@ -49,6 +49,17 @@ def listed(items: Iterable[object], shown: int = 4) -> str:
     return f"{head} and {len(names) - shown} more" if len(names) > shown else head
 
 
+def line_spans(lines: Iterable[int]) -> list[str]:
+    """Line numbers as a reader scans them: runs of consecutive lines as "4–11", others alone."""
+    spans: list[list[int]] = []
+    for line in sorted(set(lines)):
+        if spans and line == spans[-1][1] + 1:
+            spans[-1][1] = line
+        else:
+            spans.append([line, line])
+    return [str(first) if first == last else f"{first}\u2013{last}" for first, last in spans]
+
+
 def location(file: Path | None, line: int | None, base: Path | None = None) -> str:
     """``file:line`` as a message shows it: relative to ``base`` when the file lies below it."""
     if file is None:

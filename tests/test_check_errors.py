@@ -100,6 +100,30 @@ def test_ragged_row_and_all_problems_in_one_run(game: Path) -> None:
     assert "did you mean 'players'?" in output
 
 
+def test_a_column_added_to_the_header_only_is_one_error(game: Path) -> None:
+    """Not one per card (900 for a big deck): the rows short of the same field are named together."""
+    cards = game / "cards" / "deck.csv"
+    header = cards.read_text(encoding="utf-8").split("\n", 1)[0]
+    replace(cards, header + "\n", header + ",notes\n")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "deck.csv:2: error: 10 rows have 8 fields but the header has 9 (lines 2\u201311)" in output
+    assert "every row is a field short: if you added a column to the header" in output
+    assert output.count("fields but the header") == 1
+
+
+def test_rows_ragged_in_two_ways_are_two_errors(game: Path) -> None:
+    cards = game / "cards" / "deck.csv"
+    for card in ("red-2", "red-3", "blue-4"):
+        replace(cards, f"{card},1,number", f"{card},1,number,extra")
+    replace(cards, "blue-5,1,number,,blue,5", "blue-5,1,number,,blue")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert (f"deck.csv:3: error: 3 rows have 9 fields but the header has 8 (lines 3\u20134, "
+            f"{line_of(cards, 'blue-4')})") in output
+    assert f"deck.csv:{line_of(cards, 'blue-5')}: error: row has 7 fields but the header has 8" in output
+
+
 def test_bad_quoting(game: Path) -> None:
     cards = game / "cards" / "deck.csv"
     replace(cards, "red-3,1", 'red-3,"1"x')

@@ -11,7 +11,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.diagnostics import DataError
+from pnp.diagnostics import DataError, line_spans, listed
 from pnp.load.text_files import read_text
 
 
@@ -39,7 +39,7 @@ def read_csv(path: Path) -> CsvTable:
     rows: list[CsvRow] = []
     header: tuple[str, ...] | None = None
     header_line = 1
-    problems: list[DataError] = []
+    ragged: dict[int, list[int]] = {}  # field count -> lines of rows with that many fields
     previous_end = 0
     try:
         for values in reader:
@@ -55,11 +55,7 @@ def read_csv(path: Path) -> CsvTable:
                                     "give every column a distinct name")
                 continue
             if len(values) != len(header):
-                problems.append(DataError(
-                    f"row has {len(values)} fields but the header has {len(header)}",
-                    path, start,
-                    "check for a missing or extra comma, or an unquoted comma inside a text",
-                ))
+                ragged.setdefault(len(values), []).append(start)
                 continue
             rows.append(CsvRow(start, {name: value.strip() for name, value in zip(header, values, strict=True)}))
     except csv.Error as exc:
@@ -67,4 +63,20 @@ def read_csv(path: Path) -> CsvTable:
                         'quote texts that contain commas or quotes, and double inner quotes ("")') from None
     if header is None:
         raise DataError("the file has no header row", path, 1)
-    return CsvTable(path, header, tuple(rows), tuple(problems), header_line)
+    problems = tuple(_ragged_rows(path, len(header), fields, lines, whole=not rows and len(ragged) == 1)
+                     for fields, lines in sorted(ragged.items(), key=lambda item: item[1][0]))
+    return CsvTable(path, header, tuple(rows), problems, header_line)
+
+
+def _ragged_rows(path: Path, columns: int, fields: int, lines: list[int], whole: bool) -> DataError:
+    """One error for all the rows with the same wrong number of fields: a column added to the header
+    and not to the rows would otherwise be an error per card."""
+    fix = "check for a missing or extra comma, or an unquoted comma inside a text"
+    if len(lines) == 1:
+        return DataError(f"row has {fields} fields but the header has {columns}", path, lines[0], fix)
+    if whole and fields < columns:
+        short = "a field" if columns - fields == 1 else f"{columns - fields} fields"
+        fix = (f"every row is {short} short: if you added a column to the header, add a field to each row "
+               "too (an empty field is just a comma)")
+    return DataError(f"{len(lines)} rows have {fields} fields but the header has {columns} (lines "
+                     f"{listed(line_spans(lines))})", path, lines[0], fix)
