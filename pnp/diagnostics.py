@@ -120,6 +120,40 @@ class Report:
         return bool(self.errors) or (strict and bool(self.warnings))
 
 
+@dataclass
+class CardErrors:
+    """Errors about cards, one per distinct problem however many cards share it.
+
+    A vocabulary renamed in game.toml, or a translation column not yet filled in, is the same
+    mistake on every card it touches: one error naming the cards (and their lines) reads better
+    than one per card, 900 of them for a big deck. A problem on a single card reads as before,
+    "card 'red-1': unknown colour 'red'".
+    """
+
+    _seen: dict[tuple[str, Path | None, str | None], list[tuple[str | None, int | None]]] = field(
+        default_factory=dict)
+
+    def add(self, message: str, file: Path | None, line: int | None, fix: str | None = None,
+            card: str | None = None) -> None:
+        """``card``: the card's id, where the row has one (a row without one is named by its line)."""
+        self._seen.setdefault((message, file, fix), []).append((card, line))
+
+    def report_to(self, report: Report) -> None:
+        for (message, file, fix), hits in self._seen.items():
+            cards = [card for card, _ in hits if card is not None]
+            lines = [line for _, line in hits if line is not None]
+            first = lines[0] if lines else None
+            if len(hits) == 1:
+                report.error(f"card {cards[0]!r}: {message}" if cards else message, file, first, fix)
+                continue
+            where = f" (lines {listed(line_spans(lines))})" if lines else ""
+            if len(cards) == len(hits):
+                report.error(f"{message} on {len(hits)} cards: {listed(cards)}{where}", file, first, fix)
+            else:
+                report.error(f"{message} on {len(hits)} rows{where}", file, first, fix)
+        self._seen.clear()
+
+
 class DataError(Exception):
     """A single fatal problem in user input, for code paths that cannot go on.
 

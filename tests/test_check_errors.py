@@ -200,7 +200,7 @@ def test_string_where_number_belongs(game: Path) -> None:
     assert code == 1
     line = line_of(manifest, "count = ")
     assert f"game.toml:{line}: error: components.deck.count: expected a whole number, found 'ten'" in output
-    assert f"deck.csv:{line_of(cards, 'red-1')}: error: count 'one' is not a whole number" in output
+    assert f"deck.csv:{line_of(cards, 'red-1')}: error: card 'red-1': count 'one' is not a whole number" in output
 
 
 def test_negative_count(game: Path) -> None:
@@ -208,7 +208,29 @@ def test_negative_count(game: Path) -> None:
     replace(cards, "red-1,1,", "red-1,-1,")
     code, output = run("check", "mini")
     assert code == 1
-    assert f"deck.csv:{line_of(cards, 'red-1')}: error: count -1 is negative" in output
+    assert f"deck.csv:{line_of(cards, 'red-1')}: error: card 'red-1': count -1 is negative" in output
+    assert "1 error(s)" in output  # the deck's total is unknown: "declares 10 but holds 9" would repeat it
+
+
+def test_a_column_written_wrong_on_every_card_is_one_error(game: Path) -> None:
+    """A colour renamed in game.toml, a count column of words, a translation column left empty: each
+    is one error naming its cards and lines, and the deck's total is not checked on top of it."""
+    cards = game / "cards" / "deck.csv"
+    text = cards.read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("red-")]
+    for row in rows:
+        card_id, count, rest = row.split(",", 2)
+        text = text.replace(row, ",".join([card_id, "two", rest.replace(",red,", ",crimson,")]))
+    cards.write_text(text, encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    first = line_of(cards, "red-1")
+    lines = f"(lines {first}\u2013{first + 4})"
+    assert (f"deck.csv:{first}: error: count 'two' is not a whole number on 5 cards: red-1, red-2, red-3, "
+            f"red-4 and 1 more {lines}") in output
+    assert f"deck.csv:{first}: error: unknown colour 'crimson' on 5 cards: red-1, red-2, red-3, red-4 and 1 more" \
+        in output
+    assert "2 error(s)" in output
 
 
 def test_missing_manifest(game: Path) -> None:

@@ -264,8 +264,8 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
                     if csv_table is not None:
                         read = read_cards(csv_table, component_id, tuple(fields), game, report,
                                           provisional=provisional is not None)
-                        list_failed = list_failed or read is None
-                        cards = read or ()
+                        list_failed = list_failed or read is None or not read[1]
+                        cards = read[0] if read is not None else ()
         components[component_id] = Component(
             id=component_id,
             kind=kind,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import CardErrors, Report
 from pnp.load.csv_table import CsvTable
 from pnp.model.fields import closest
 from pnp.model.game import Card, Source
@@ -25,9 +25,11 @@ TRUE_WORDS = {"yes", "y", "true", "1", "x", "provisional"}
 
 
 def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: Game, report: Report,
-               provisional: bool = False) -> tuple[Card, ...] | None:
-    """The cards of a card list; None when its header makes it no card list at all (reported), so
-    the component's counts and grids are not checked against an empty deck as well."""
+               provisional: bool = False) -> tuple[tuple[Card, ...], bool] | None:
+    """The cards of a card list, and whether every count could be read; None when its header makes it
+    no card list at all (reported), so the component's counts and grids are not checked against an
+    empty deck as well. A count that cannot be read leaves the totals unknown: checking them would
+    only repeat that error."""
     languages = game.languages
     header_line = table.header_line
     if "id" not in table.header:
@@ -43,14 +45,17 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
     localised, plain = _classify_columns(table, fields, languages, report, header_line)
     _require_language_columns(table, localised, languages, report, header_line)
     cards = []
+    errors = CardErrors()
+    counted = True
     for row in table.rows:
         values = row.values
         card_id = values.get("id", "")
         if not card_id:
-            report.error("card has no id", table.path, row.line, "give every row a unique id")
+            errors.add("card has no id", table.path, row.line, "give every row a unique id")
             continue
-        count = _count(values.get("count", "1"), table, row.line, report)
-        rank = _rank(values.get("rank", ""), table, row.line, report)
+        count = _count(values.get("count", "1"), table, row.line, errors, card_id)
+        counted = counted and count is not None
+        rank = _rank(values.get("rank", ""), table, row.line, errors, card_id)
         texts: dict[str, dict[str, str]] = {}
         for base in localised:
             texts[base] = {lang: values[f"{base}.{lang}"] for lang in languages if f"{base}.{lang}" in values}
@@ -58,12 +63,12 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
             if present:
                 for lang in languages:
                     if lang not in present and f"{base}.{lang}" in values:
-                        report.error(f"card {card_id!r}: missing translation {base}.{lang}", table.path, row.line,
-                                     f"fill in the {base}.{lang} column")
+                        errors.add(f"missing translation {base}.{lang}", table.path, row.line,
+                                   f"fill in the {base}.{lang} column", card_id)
         cards.append(Card(
             id=card_id,
             component=component,
-            count=count,
+            count=count or 0,
             kind=values.get("kind") or None,
             suit=values.get("suit") or None,
             colour=values.get("colour") or None,
@@ -73,7 +78,8 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
             provisional=provisional or values.get("provisional", "").strip().lower() in TRUE_WORDS,
             source=Source(table.path, row.line),
         ))
-    return tuple(cards)
+    errors.report_to(report)
+    return tuple(cards), counted
 
 
 def _classify_columns(table: CsvTable, fields: tuple[str, ...], languages: tuple[str, ...], report: Report,
@@ -112,26 +118,27 @@ def _require_language_columns(table: CsvTable, localised: list[str], languages: 
                              table.path, header_line, f"add a {base}.{lang} column with the translations")
 
 
-def _count(raw: str, table: CsvTable, line: int, report: Report) -> int:
+def _count(raw: str, table: CsvTable, line: int, errors: CardErrors, card_id: str) -> int | None:
+    """The count; None (an error noted) when it is no count."""
     text = raw.strip() or "1"
     try:
         value = int(text)
     except ValueError:
-        report.error(f"count {raw!r} is not a whole number", table.path, line, "write a number such as 1 or 3")
-        return 0
+        errors.add(f"count {raw!r} is not a whole number", table.path, line, "write a number such as 1 or 3", card_id)
+        return None
     if value < 0:
-        report.error(f"count {value} is negative", table.path, line, "write 0 or more")
-        return 0
+        errors.add(f"count {value} is negative", table.path, line, "write 0 or more", card_id)
+        return None
     return value
 
 
-def _rank(raw: str, table: CsvTable, line: int, report: Report) -> int | None:
+def _rank(raw: str, table: CsvTable, line: int, errors: CardErrors, card_id: str) -> int | None:
     text = raw.strip()
     if not text:
         return None
     try:
         return int(text)
     except ValueError:
-        report.error(f"rank {raw!r} is not a whole number", table.path, line,
-                     "write the rank as a number (A = 1, J = 11, Q = 12, K = 13), or leave it empty")
+        errors.add(f"rank {raw!r} is not a whole number", table.path, line,
+                   "write the rank as a number (A = 1, J = 11, Q = 12, K = 13), or leave it empty", card_id)
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pnp.diagnostics import Report, listed, location
+from pnp.diagnostics import CardErrors, Report, listed, location
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
 
@@ -26,6 +26,7 @@ def check_counts(game: Game, report: Report) -> None:
 def check_vocabulary(game: Game, report: Report) -> None:
     """Unknown colour, suit and kind names: a typo must not print a blank card."""
     vocabularies = (("colour", game.colours), ("suit", game.suits), ("kind", game.kinds))
+    errors = CardErrors()  # a renamed colour is one error naming its cards, not one per card
     for card in game.all_cards():
         for attribute, known in vocabularies:
             value = getattr(card, attribute)
@@ -34,13 +35,13 @@ def check_vocabulary(game: Game, report: Report) -> None:
             hint = closest(value, known)
             fix = f"did you mean {hint!r}?" if hint else (
                 f"known {attribute}s: {', '.join(known)}" if known else f"declare [{attribute}s.{value}] in game.toml")
-            report.error(f"card {card.id!r}: unknown {attribute} {value!r}",
-                         *where(card.source), fix)
+            errors.add(f"unknown {attribute} {value!r}", *where(card.source), fix, card.id)
         if card.suit and card.colour and card.suit in game.suits:
             suit_colour = game.suits[card.suit].colour
             if suit_colour and suit_colour != card.colour:
-                report.error(f"card {card.id!r}: suit {card.suit!r} prints in {suit_colour!r}, not {card.colour!r}",
-                             *where(card.source))
+                errors.add(f"suit {card.suit!r} prints in {suit_colour!r}, not {card.colour!r}", *where(card.source),
+                           card=card.id)
+    errors.report_to(report)
 
 
 def check_duplicate_ids(game: Game, report: Report) -> None:
