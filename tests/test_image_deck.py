@@ -131,7 +131,8 @@ def test_missing_image_names_the_card(tmp_path: Path) -> None:
     result = run(tmp_path, "check")
     assert result.exit_code == 1
     assert "card 'gone': image 'art/gone.png' not found" in result.output
-    assert "card 'nameless': image images/nameless.png, .jpg, .jpeg or .svg not found" in result.output
+    assert ("card 'nameless': image folder 'images/' not found (a card with no picture named looks for "
+            "images/<its id>.png, .jpg, .jpeg or .svg)") in result.output
     assert "card 'here'" not in result.output
     # the fix is in the card list or the art folder, not in the built-in layout: the error says
     # where the card is (rows 3 and 4 of the card list) and which layout asked for the picture
@@ -139,6 +140,21 @@ def test_missing_image_names_the_card(tmp_path: Path) -> None:
     assert "cards/deck.csv:4: error: card 'nameless'" in result.output
     assert "(layout full-bleed-image.toml, line" in result.output
     assert "templates/layouts/full-bleed-image.toml" not in result.output
+
+
+def test_a_renamed_art_folder_is_one_error_saying_where_the_pictures_are(tmp_path: Path) -> None:
+    """Not one error per card (900 for a big deck): the folder is the one mistake."""
+    rows = [f"c{index},1,art/c{index}.png" for index in range(6)]
+    game = make_game(tmp_path, rows, count=6)
+    for index in range(6):
+        art(game / "pictures" / f"c{index}.png", (0, 0, 0))
+    result = run(tmp_path, "check")
+    assert result.exit_code == 1
+    assert ("cards/deck.csv:2: error: image folder 'art/' not found (layout full-bleed-image.toml, line 15) on 6 "
+            "cards: c0, c1, c2, c3 and 2 more (lines 2\u20137)") in result.output
+    assert "fix: the pictures are in pictures/: rename it back to art/, or change the paths to pictures/" \
+        in result.output
+    assert result.output.count("error:") == 1
 
 
 def test_image_outside_the_game_folder_names_the_card(tmp_path: Path) -> None:

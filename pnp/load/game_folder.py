@@ -89,7 +89,9 @@ def resolve_games(data: Path, names: tuple[str, ...], report: Report, explicit_d
     folders = []
     for name in names:
         candidate = Path(name)
-        if candidate.exists() and (candidate.is_dir() or candidate.is_file()):
+        if (data / name / MANIFEST).is_file() and not (candidate / MANIFEST).is_file():
+            candidate = data / name  # a game id, though a folder of that name (its pictures, say) is here too
+        elif candidate.exists() and (candidate.is_dir() or candidate.is_file()):
             candidate = candidate.resolve()  # "." names the folder it is: its name is the game id
         elif standing_in is not None and name == standing_in.name:
             candidate = standing_in

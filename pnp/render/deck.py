@@ -7,13 +7,15 @@ printed and every layout problem is known before the first page is drawn.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.diagnostics import DataError, Diagnostic, Level, Report, listed
+from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
 from pnp.model.game import Card, Component, Game, where
 from pnp.render.bind import Binder, BindError, Resolved, card_context, forget_resolved_folders, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
@@ -91,6 +93,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
             continue
         result = BoundComponent(component, layouts["face"].name, layouts["back"].name)
         failed: dict[LayoutProblem, list[str]] = {}  # one layout problem, the cards it hits
+        pictures = CardErrors()  # problems of the cards' own pictures
         for card in component.cards:
             context = card_context(game, component, card, lang, generated, ink_saver)
             try:
@@ -107,14 +110,16 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
             for problem in problems:
                 if isinstance(problem, LayoutProblem):  # the layout's: one error for all the cards it hits
                     failed.setdefault(problem, []).append(card.id)
-                else:  # the card's own picture: at its row in the card list
-                    report.diagnostics.append(problem)
+                else:  # the card's own picture: at its row in the card list (a missing folder once for all)
+                    pictures.add(problem.message.removeprefix(f"card {card.id!r}: "), problem.file, problem.line,
+                                 problem.fix, card.id)
             if problems:
                 continue
             if ink_saver:
                 size = component.trim_mm
                 face, back = on_white_paper(face, size), on_white_paper(back, size)
             result.cards.append(BoundCard(card, face, back))
+        pictures.report_to(report)
         for problem, card_ids in failed.items():
             report.error(f"layout {problem.layout!r}, {cards_named(card_ids)}: {problem.message}",
                          Path(problem.path), problem.line, problem.fix)
@@ -249,7 +254,7 @@ def _check_elements(game: Game, component: Component, card: Card, layout: Layout
     for element in elements:
         try:
             if element.type == "image":
-                _prepare_image(game, component, card, element, report)
+                _prepare_image(game, component, card, element, report, one_file=_src_is_literal(layout, element))
             elif element.type == "text":
                 text = str(element.values.get("text", ""))
                 if _MARKUP_CHARS.intersection(text):  # plain text cannot hold a markup error
@@ -305,11 +310,13 @@ def _warn_safe_zone(layout: Layout, component: Component, report: Report) -> Non
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG", ".svg", ".SVG")
 
 
-def _prepare_image(game: Game, component: Component, card: Card, element: Resolved, report: Report) -> None:
+def _prepare_image(game: Game, component: Component, card: Card, element: Resolved, report: Report,
+                   one_file: bool = False) -> None:
     """Find, read and size-check a card's image before anything is drawn.
 
     A ``src`` without a suffix (``images/<card id>``) finds a .png, .jpg or .jpeg of that name, so
-    a designer can drop art in a folder without naming each file in the card list.
+    a designer can drop art in a folder without naming each file in the card list. ``one_file``: the
+    layout names the same file for every card (a missing one is then named, not its folder).
     """
     # the image modules load with the first deck that has art, not with every build
     from pnp.render.images import ImageFormatError, inspect_image
@@ -326,6 +333,13 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     if src and path is None and candidates[0].is_dir():
         raise DataError(f"card {card.id!r}: image {src!r} is a folder, not a picture", *location,
                         "name a PNG, JPEG or SVG file in it")
+    if src and path is None and not one_file and not candidates[0].parent.exists():
+        # the folder itself is missing (renamed, say): one mistake, reported once for all its cards
+        folder = os.path.relpath(candidates[0].parent, game.path)
+        looked = (f" (a card with no picture named looks for {folder}/<its id>.png, .jpg, .jpeg or .svg)"
+                  if not Path(src).suffix else "")
+        raise DataError(f"card {card.id!r}: image folder '{folder}/' not found{looked}", *location,
+                        _folder_fix(game.path, candidates[0].name, folder))
     if not src or path is None:
         tried = f"{src}.png, .jpg, .jpeg or .svg" if src and not Path(src).suffix else repr(src)
         raise DataError(f"card {card.id!r}: image {tried} not found", *location, "add the file, or fix the path")
@@ -343,6 +357,29 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
     element.values["src"] = path
     element.values["pixel_size"] = pixels
     # its resolution is judged per deck, in _warn_low_resolution
+
+
+def _folder_fix(game_folder: Path, name: str, missing: str) -> str:
+    """Where a picture the card list looks for in a missing folder is after all, if anywhere."""
+    stem = os.path.splitext(name)[0]
+    found = _folders_by_picture(game_folder).get(name) or _folders_by_picture(game_folder).get(stem)
+    if found is not None and found != missing:
+        return f"the pictures are in {found}/: rename it back to {missing}/, or change the paths to {found}/"
+    return f"create {missing}/ in the game folder with the pictures, or fix the paths"
+
+
+@functools.lru_cache(maxsize=8)
+def _folders_by_picture(game_folder: Path) -> dict[str, str]:
+    """Each picture file name (and name without suffix) in the game folder -> the folder holding it."""
+    found: dict[str, str] = {}
+    for directory, subfolders, files in os.walk(game_folder):
+        subfolders.sort()
+        folder = os.path.relpath(directory, game_folder)
+        for file in sorted(files):
+            if file.endswith(IMAGE_SUFFIXES):
+                found.setdefault(file, folder)
+                found.setdefault(os.path.splitext(file)[0], folder)
+    return found
 
 
 def decode_art_ahead(bound: BoundComponent, painter: FacePainter) -> None:
