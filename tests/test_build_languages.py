@@ -40,3 +40,18 @@ def test_a_language_some_games_ship_is_a_note_for_the_others(tmp_path: Path, mon
     assert "note: --lang ja: not shipped by english, which are built without it" in result.output
     assert (tmp_path / "output" / "both" / "ja" / "a4" / "cards-deck.pdf").is_file()
     assert not (tmp_path / "output" / "english").exists()
+
+
+def test_check_list_and_i18n_say_which_language_was_meant() -> None:
+    """--lang only picks the language of names in check and list: a code no game ships is a warning there."""
+    check = CliRunner().invoke(cli, ["check", "--data", str(DATA), "two-ops", "--lang", "jp"])
+    assert check.exit_code == 0
+    assert "warning: --lang jp: no game checked ships in that language" in check.output
+    assert "did you mean ja? languages shipped: en, ja" in check.output
+    listing = CliRunner().invoke(cli, ["list", "--data", str(DATA), "--lang", "jp"])
+    assert "warning: --lang jp: no game here ships in that language" in listing.output
+    translations = CliRunner().invoke(cli, ["i18n", "--data", str(DATA), "two-ops", "--lang", "jp"])
+    assert translations.exit_code == 1
+    assert "did you mean ja?" in translations.output
+    fine = CliRunner().invoke(cli, ["check", "--data", str(DATA), "two-ops", "--lang", "ja"])
+    assert "--lang" not in fine.output

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.model.build import load_game
@@ -114,11 +115,6 @@ def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
     return not unknown
 
 
-#: country codes typed for language codes (Japan's jp for Japanese, ja): the likeliest --lang typos
-COUNTRY_NOT_LANGUAGE = {"jp": "ja", "cn": "zh", "tw": "zh", "kr": "ko", "gr": "el", "dk": "da", "se": "sv",
-                        "cz": "cs", "ua": "uk", "us": "en", "gb": "en", "br": "pt", "at": "de", "ch": "de"}
-
-
 def _languages_shipped(requested: tuple[str, ...], games: Iterable[Game]) -> bool:
     """Say which games a requested language leaves out; a language none of them ships in is an error
     (``--lang jp`` for ``ja`` would otherwise build nothing and exit as if it had)."""
@@ -126,11 +122,8 @@ def _languages_shipped(requested: tuple[str, ...], games: Iterable[Game]) -> boo
     shipped = {lang for game in games for lang in game.languages}
     for lang in dict.fromkeys(requested):
         if lang not in shipped and games:
-            hint = COUNTRY_NOT_LANGUAGE.get(lang.lower()) if COUNTRY_NOT_LANGUAGE.get(lang.lower()) in shipped \
-                else closest(lang, shipped)
             click.echo(f"error: --lang {lang}: no game being built ships in that language", err=True)
-            click.echo(f"    fix: {f'did you mean {hint}? ' if hint else ''}"
-                       f"languages shipped: {', '.join(sorted(shipped))}", err=True)
+            click.echo(f"    fix: {language_fix(lang, shipped)}", err=True)
             continue
         without = [game.id for game in games if lang not in game.languages]
         if without:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.validate import check_folder
@@ -24,8 +25,10 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
     failed = bool(report.errors)
     total = {"errors": 0, "warnings": 0, "notes": 0}
     checked: list[tuple[str, Report]] = []
+    results = []
     for folder in folders:
         result = check_folder(folder)
+        results.append(result)
         checked.append((result.game.id if result.game else folder.name, result.report))
         if output == "text":
             click.echo(format_check(result, lang, Path.cwd(), strict))
@@ -34,6 +37,10 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
         total["errors"] += len(result.report.errors)
         total["warnings"] += len(result.report.warnings)
         total["notes"] += len(result.report.notes)
+    shipped = {code for result in results if result.game for code in result.game.languages}
+    if shipped and lang not in shipped:  # the tables fall back to each game's source language
+        click.echo(f"warning: --lang {lang}: no game checked ships in that language; names are shown in each "
+                   f"game's source language\n    fix: {language_fix(lang, shipped)}", err=True)
     games = f"{len(folders)} game" + ("s" if len(folders) != 1 else "")
     summary = (f"{games} checked: {total['errors']} error(s), {total['warnings']} warning(s), "
                f"{total['notes']} note(s) — {'FAILED' if failed else 'ok'}")

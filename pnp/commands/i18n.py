@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.load.rule_files import has_rule_texts
@@ -46,7 +47,7 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
             click.echo(f"{game.id}: no rule texts yet (rules/<lang>.md)")
             continue
         if lang is not None and lang not in game.languages:
-            click.echo(f"{game.id}: does not ship in {lang!r} (languages: {', '.join(game.languages)})", err=True)
+            click.echo(f"{game.id}: does not ship in {lang!r}\n    fix: {language_fix(lang, game.languages)}", err=True)
             failed = True
             continue
         if lang is not None and (accept or accept_all):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, discover, enclosing_game
 from pnp.model.build import load_game
@@ -20,15 +21,20 @@ def run_list(data: Path | None, lang: str) -> int:
         click.echo(f"no games found in {root} (start one with 'pnp new GAME-ID')", err=True)
         return 1
     rows = []
+    shipped: set[str] = set()
     for folder in folders:
         report = Report()
         game = load_game(folder, report)
         if game is None:
             rows.append([folder.name, "(unreadable: run pnp check)", "-", "-"])
             continue
+        shipped.update(game.languages)
         low, high = game.players
         players = str(low) if low == high else f"{low}-{high}"
         components = ", ".join(f"{c.name(lang)} ×{c.count}" for c in game.components.values())
         rows.append([game.id, game.title(lang), players, components])
     click.echo(table(["game", "title", "players", "components"], rows))
+    if shipped and lang not in shipped:  # titles and names fall back to each game's first
+        click.echo(f"warning: --lang {lang}: no game here ships in that language\n    fix: "
+                   f"{language_fix(lang, shipped)}", err=True)
     return 0
