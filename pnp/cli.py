@@ -30,7 +30,7 @@ class OffsetParam(click.ParamType):
 
 
 class PaperParam(click.ParamType):
-    """A paper by name (a4, letter, a3, sra3, tabloid, 12x18) or any "WIDTHxHEIGHT" in mm, e.g. 330x480."""
+    """A paper by name (a4, letter, legal, jis-b5, a3, sra3...) or any "WIDTHxHEIGHT" in mm, e.g. 330x480."""
 
     name = "PAPER"
 

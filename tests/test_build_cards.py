@@ -42,7 +42,8 @@ from pnp.cli import cli
 DATA = Path(__file__).resolve().parents[1] / "data"
 PT_PER_MM = 72 / 25.4
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "sra3": (1275.59, 907.09)}  # sra3: landscape
+PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "sra3": (1275.59, 907.09),  # sra3: landscape
+            "jis-b5": (515.91, 728.50)}  # 182 × 257 mm
 CARD_W, CARD_H = 63.5, 88.9
 BLEED = 3.0
 GRID_W, GRID_H = 3 * CARD_W, 3 * CARD_H  # 190.5 × 266.7 mm, abutting
@@ -221,6 +222,17 @@ def test_a_print_shop_sheet_holds_eighteen_poker_cards(tmp_path: Path) -> None:
     left, bottom = (450 - 411) / 2, (320 - 278.7) / 2
     assert_box_close(reader.pages[0].trimbox, (left, bottom, left + 411, bottom + 278.7), "SRA3 TrimBox")
     assert "SRA3" in reader.pages[0].extract_text()  # the label names the paper to print on
+
+
+def test_jis_b5_holds_four_poker_cards(tmp_path: Path) -> None:
+    """--paper jis-b5 (182 × 257 mm, the B5 sold in Japan): 2 × 2 poker cards, since three rows need
+    266.7 mm and three columns 190.5; 52 cards make 13 sheets, fronts and backs."""
+    run_build(tmp_path, "two-ops", "--what", "cards", "--lang", "ja", "--paper", "jis-b5")
+    path = tmp_path / "two-ops" / "ja" / "jis-b5" / "cards-deck.pdf"
+    assert_pages_sized_and_boxed(path, "jis-b5")
+    reader = PdfReader(path)
+    assert len(reader.pages) == 26
+    assert "JIS B5" in reader.pages[0].extract_text()
 
 
 def test_singles_are_one_card_a_page_for_print_on_demand(tmp_path: Path) -> None:

@@ -80,6 +80,13 @@ PAPER_SIZES: dict[str, Paper] = {
     "sra3": Paper("SRA3", 320.0, 450.0),
     "tabloid": Paper("Tabloid", 279.4, 431.8),
     "12x18": Paper("12 × 18 in", 304.8, 457.2),
+    # other office papers: US Legal, and B5/B4 as ISO defines them and as Japan's JIS does (the
+    # sizes sold in Japan, a little bigger)
+    "legal": Paper("Legal", 215.9, 355.6),
+    "b5": Paper("B5", 176.0, 250.0),
+    "b4": Paper("B4", 250.0, 353.0),
+    "jis-b5": Paper("JIS B5", 182.0, 257.0),
+    "jis-b4": Paper("JIS B4", 257.0, 364.0),
 }
 
 # One list of presets for the whole tool: the model validates game.toml sizes against it.
