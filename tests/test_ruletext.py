@@ -240,3 +240,33 @@ def test_a_text_with_a_syntax_error_still_has_its_structure_checked(copy: Path) 
     messages = {(error.line, error.message.split(":")[0]) for error in report.errors}
     assert messages == {(line_of(path, "rules.pips pip"), "template syntax error"),
                         (line_of(path, "op-jack-none"), "example 'op-jack-none' does not exist in examples.toml")}
+
+
+def test_past_a_syntax_error_every_placeholder_is_checked_on_its_own(copy: Path) -> None:
+    """Jinja2 stops at the first syntax error: a second one, and an unknown name, showed only once it
+    was fixed. Each placeholder is now compiled and rendered alone, so one run names all three; the
+    placeholders of example fences see their result, and nothing else is reported."""
+    path = write_en(copy, "{{ rules.pips }} pip cards into", "{{ rules.pips } pip cards into")
+    write_en(copy, "{{ players.min }}", "{{ players.minimum }}")
+    last = [line for line in path.read_text(encoding="utf-8").split("\n") if "{{" in line][-1]
+    placeholder = last[last.index("{{"):last.index("}}") + 2]
+    write_en(copy, last, last.replace(placeholder, placeholder.replace("}}", ") }}"), 1))
+    text, report = render(load(copy), "en")
+    assert text is None
+    messages = {(error.line, error.message) for error in report.errors}
+    assert messages == {
+        (line_of(path, "rules.pips } pip"), "template syntax error: unexpected '}'"),
+        (line_of(path, "players.minimum"),
+         "unknown name in a placeholder: players has no field 'minimum' (did you mean 'min'?)"),
+        (line_of(path, placeholder.replace("}}", ") }}")), "template syntax error: unexpected ')'"),
+    }
+
+
+def test_names_a_statement_binds_are_not_unknown_past_a_syntax_error(copy: Path) -> None:
+    """A placeholder alone cannot see a {% set %} (or a macro's argument): in a text with statements,
+    only the placeholders' syntax is checked past a syntax error."""
+    path = write_en(copy, "## Fine points {#fine-points}", "## Fine points {#fine-points}\n\n{% set n = 2 %}{{ n }}")
+    write_en(copy, "{{ rules.pips }} pip cards into", "{{ rules.pips } pip cards into")
+    _, report = render(load(copy), "en")
+    assert [(error.line, error.message) for error in report.errors] == [
+        (line_of(path, "rules.pips } pip"), "template syntax error: unexpected '}'")]

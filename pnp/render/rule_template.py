@@ -14,7 +14,7 @@ import marshal
 import re
 import sys
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -319,7 +319,16 @@ def bind_example_results(source: str) -> str:
 
 
 class RuleTextError(DataError):
-    """The rule text cannot be rendered: a template error, with file and line."""
+    """The rule text cannot be rendered: a template error, with file and line. ``more``: the other
+    problems the same run found (past a syntax error, the placeholders checked one by one)."""
+
+    def __init__(self, message: str, file: Path | None = None, line: int | None = None, fix: str | None = None,
+                 more: Sequence[Diagnostic] = ()) -> None:
+        super().__init__(message, file, line, fix)
+        self.more = list(more)
+
+
+SYNTAX_FIX = "check the {{ }} and {% %} on that line; Jinja comments are {## ... ##}"
 
 
 def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tuple[str, list[Diagnostic]]:
@@ -332,10 +341,9 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
     try:
         code = compiled_template(env, prepared, path)
     except TemplateSyntaxError as exc:
-        raise RuleTextError(f"template syntax error: {exc.message}", path, exc.lineno,
-                            "check the {{ }} and {% %} on that line; Jinja comments are {## ... ##}") from None
-    known = ", ".join(sorted(name for name in context if not name.startswith("_")))
-    fix = f"names a rule text can use: {known} (see docs/rulebooks.md)"
+        raise RuleTextError(f"template syntax error: {exc.message}", path, exc.lineno, SYNTAX_FIX,
+                            _placeholders_one_by_one(env, source, path, context, exc.lineno)) from None
+    fix = _names_fix(context)
     try:
         template = env.template_class.from_code(env, code, env.make_globals(None))
         rendering = _Rendering(str(path), template, context)
@@ -357,6 +365,74 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
     problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
                 for line, message in rendering.unknown]
     return rendered, problems
+
+
+def _names_fix(context: Mapping[str, Any]) -> str:
+    known = ", ".join(sorted(name for name in context if not name.startswith("_")))
+    return f"names a rule text can use: {known} (see docs/rulebooks.md)"
+
+
+#: a placeholder as rule texts write them: on one line (so Markdown's line numbers stay the source's)
+_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
+
+
+def _placeholders_one_by_one(env: SandboxedEnvironment, source: str, path: Path, context: Mapping[str, Any],
+                             reported: int | None) -> list[Diagnostic]:
+    """What a syntax error hides, found in the same run: Jinja stops at the first, so a second broken
+    placeholder, or an unknown name, would show only once it is fixed.
+
+    Each placeholder is compiled alone (its own syntax error, at its line) and, in a text without
+    ``{% %}`` statements (which could bind names a placeholder alone does not see), rendered alone
+    for unknown names; an example fence's placeholders see its ``result`` and ``inputs``.
+    """
+    problems: list[Diagnostic] = []
+    statements = "{%" in source
+    examples = _example_lines(source)
+    for match in _PLACEHOLDER.finditer(source):
+        line = source.count("\n", 0, match.start()) + 1
+        try:
+            template = env.from_string(match.group(0))
+        except TemplateSyntaxError as exc:
+            if line != reported:
+                problems.append(Diagnostic(Level.ERROR, f"template syntax error: {exc.message}", path, line,
+                                           SYNTAX_FIX))
+            continue
+        if statements:
+            continue
+        names = dict(context)
+        example = examples.get(line)
+        if example is not None:
+            names.update(result=context["_example_result"](example), inputs=context["_example_inputs"](example))
+        rendering = _Rendering(template.filename or "<template>", template, names)
+        token = _RENDERING.set(rendering)
+        try:
+            template.render(**names)
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError):
+            continue  # a failure past the names: the whole text reports it once it compiles
+        finally:
+            _RENDERING.reset(token)
+        problems.extend(Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line,
+                                   _names_fix(context)) for _, message in rendering.unknown)
+    return problems
+
+
+def _example_lines(source: str) -> dict[int, str]:
+    """Line -> the id of the example fence it is inside (the fence lines included)."""
+    inside: dict[int, str] = {}
+    lines = source.split("\n")
+    index = 0
+    while index < len(lines):
+        opener = _FENCE_OPEN.match(lines[index])
+        if opener is None:
+            index += 1
+            continue
+        fence = opener.group("fence")
+        closer = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        end = next((k for k in range(index + 1, len(lines)) if closer.match(lines[k])), len(lines) - 1)
+        for number in range(index, end + 1):
+            inside[number + 1] = opener.group("id")
+        index = end + 1
+    return inside
 
 
 def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> CodeType:
@@ -415,7 +491,9 @@ def _template_line(exc: BaseException, path: Path) -> int | None:
     return line
 
 
-_TEMPLATE_CODE = re.compile(r"\{\{(?:(?!\{\{).)*?\}\}|\{%.*?%\}|\{##.*?##\}", re.DOTALL)
+#: placeholders, statements and Jinja comments; a placeholder left unclosed (the syntax error) to the end
+#: of its line, so what it swallowed is not taken for prose
+_TEMPLATE_CODE = re.compile(r"\{\{(?:(?!\{\{).)*?\}\}|\{%.*?%\}|\{##.*?##\}|\{\{[^\n]*", re.DOTALL)
 
 
 def without_template_code(source: str) -> str:

@@ -53,13 +53,13 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
         rendered, unknown_names = render_template(source, path, rule_context(game, rules, lang, results))
     except DataError as exc:
         report.diagnostics.append(exc.diagnostic)
+        report.diagnostics.extend(getattr(exc, "more", ()))  # found past a syntax error, in the same run
         if source is not None:  # it could not be rendered: its structure can still be checked, in the same run
             parse_rule_text(without_template_code(source), path, report, example_ids, table_ids)
         return None
     report.diagnostics.extend(unknown_names)  # printed as "?": the text still parses, for its other problems
     blocks = parse_rule_text(rendered, path, report, example_ids, table_ids)
     return RuleText(game.id, lang, path, tuple(blocks), results)
-
 
 
 def require_rule_text(game: Game, rules: GameRules, lang: str) -> RuleText:
