@@ -442,6 +442,12 @@ def test_an_unknown_icon_in_a_layout_is_one_error_at_the_text_line(game: NewGame
 @pytest.mark.parametrize("text, said", [
     ('{{ "ab" * 10**8 }}', "a repeat of 200,000,000 items is too long"),
     ("{{ 2 ** 100000 }}", "an exponent of 100,000 is too large"),
+    ('{{ "x".ljust(10**9) }}', "a width of 1,000,000,000 is too wide"),
+    ('{{ "x".zfill(width=10**8) }}', "a width of 100,000,000 is too wide"),
+    ('{{ "{:>999999999}".format(1) }}', "a width of 999,999,999 is too wide"),
+    ('{{ "%999999999d" % 1 }}', "a width of 999,999,999 is too wide"),
+    ('{{ "x"|center(10**9) }}', "a width of 1,000,000,000 is too wide"),
+    ('{{ "%999999999s"|format(1) }}', "a width of 999,999,999 is too wide"),
 ])
 def test_the_sandbox_refuses_to_fill_the_memory(game: NewGame, text: str, said: str) -> None:
     """Jinja2's sandbox stops a reach for internals, not a gigabyte string or a million-digit number."""
@@ -456,3 +462,7 @@ def test_small_repeats_and_powers_still_work() -> None:
 
     env = make_environment()
     assert env.from_string("{{ '-' * 3 }}{{ 2 ** 10 }}{{ [0] * 2 }}").render() == "---1024[0, 0]"
+    # widths a layout uses, and big values (not widths) in formats
+    assert env.from_string("{{ 'ab'.ljust(4) }}|{{ '{:>3}'.format(7) }}|{{ '%03d' % 7 }}|{{ 'a'|center(3) }}|"
+                           "{{ '{:,}'.format(1000000) }}|{{ '%s'|format(10**7) }}|{{ '%d%%' % 5 }}").render() \
+        == "ab  |  7|007| a |1,000,000|10000000|5%"

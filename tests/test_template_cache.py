@@ -83,3 +83,21 @@ def test_the_cache_keeps_to_its_size(own_cache, tmp_path, monkeypatch):
     for n in range(9):
         render_template(f"{{{{ n }}}} players {n}", tmp_path / "en.md", {"n": 1})
     assert len(list(own_cache.glob("*.code"))) <= 4
+
+
+def test_code_compiled_before_an_operator_was_bounded_is_not_reused(own_cache, tmp_path, monkeypatch):
+    """Which operators go through the sandbox's bounds is compiled into the code: a text compiled when
+    % was not one of them is compiled again now that it is, or '%999999999d' would get through."""
+    path = tmp_path / "en.md"
+    sandbox = type(make_rule_environment())
+    bounded = sandbox.intercepted_binops
+    assert "%" in bounded
+    monkeypatch.setattr(sandbox, "intercepted_binops", frozenset({"*", "**"}))
+    assert render_template("{{ '%3d' % n }}", path, {"n": 7}) == ("  7", [])
+    monkeypatch.setattr(sandbox, "intercepted_binops", bounded)
+    monkeypatch.setattr(rule_template, "_COMPILED", {})  # a new process, with today's sandbox
+    compiled = count_compiles(monkeypatch)
+    assert render_template("{{ '%3d' % n }}", path, {"n": 7}) == ("  7", [])
+    assert len(compiled) == 1 and len(list(own_cache.glob("*.code"))) == 2
+    with pytest.raises(rule_template.RuleTextError, match="too wide"):
+        render_template("{{ '%999999999d' % n }}", path, {"n": 7})

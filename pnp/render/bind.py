@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +53,19 @@ class Resolved:
 #: the longest string or list a layout or rule text may make with *, and the largest power with **
 LONGEST_REPEAT = 100_000
 LARGEST_EXPONENT = 1_000
+#: str methods that pad to a width they are given
+PADDING_METHODS = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs"})
+#: a width or precision in a format spec ({:>20}, {:.3f}) or a %-format (%20s, %.3f)
+_FORMAT_WIDTHS = re.compile(r"(?:\{[^{}]*:|%)[^{}%\d]*?(\d+)(?:\.(\d+))?")
+
+
+def _check_format_widths(template: object, too_wide: Callable[[object], None]) -> None:
+    """Refuse a format string whose widths would build a huge string ("%1000000000d" % 1)."""
+    if isinstance(template, str):
+        for match in _FORMAT_WIDTHS.finditer(template):
+            for number in match.groups():
+                if number is not None:
+                    too_wide(int(number))
 
 
 def make_environment() -> SandboxedEnvironment:
@@ -68,11 +81,47 @@ def _bounded_sandbox() -> type[SandboxedEnvironment]:
     """The sandbox class, made once, when a layout or rule text first needs Jinja2 (not at import)."""
     from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
+    def too_wide(width: object) -> None:
+        if isinstance(width, int) and width > LONGEST_REPEAT:
+            raise SecurityError(f"a width of {width:,} is too wide (at most {LONGEST_REPEAT:,})")
+
+    def bounded_filter(name: str, function):  # noqa: ANN001, ANN202 - any filter
+        def checked(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            if name == "format":  # the values are the text's; the spec's widths count
+                _check_format_widths(args[0] if args else None, too_wide)
+            else:
+                for value in (*args[1:], *kwargs.values()):
+                    too_wide(value)
+            return function(*args, **kwargs)
+        return functools.wraps(function)(checked)
+
     class BoundedSandbox(SandboxedEnvironment):
-        intercepted_binops = frozenset({"*", "**"})
+        intercepted_binops = frozenset({"*", "**", "%"})
+
+        def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+            super().__init__(*args, **kwargs)
+            # filters that pad to a width: "x"|center(10**9) is a gigabyte too
+            for name in ("center", "indent", "format"):
+                self.filters[name] = bounded_filter(name, self.filters[name])
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201, N805
+            # "x".ljust(10**9), "{:>1000000000}".format(1): str methods that pad to a width (Jinja2 hands
+            # str.format over wrapped, to format it in the sandbox)
+            method = getattr(__obj, "__wrapped__", __obj)
+            if getattr(method, "__self__", None).__class__ is str:
+                name = getattr(method, "__name__", "")
+                if name in PADDING_METHODS:
+                    for value in (*args, *kwargs.values()):
+                        too_wide(value)
+                elif name in ("format", "format_map"):  # the values are the text's; the spec's widths count
+                    _check_format_widths(method.__self__, too_wide)
+            return super().call(__context, __obj, *args, **kwargs)
 
         def call_binop(self, context, operator, left, right):  # noqa: ANN001, ANN201 - Jinja2's signature
-            if operator == "*":
+            if operator == "%":
+                if isinstance(left, str):
+                    _check_format_widths(left, too_wide)
+            elif operator == "*":
                 for sequence, times in ((left, right), (right, left)):
                     if isinstance(sequence, str | list | tuple) and isinstance(times, int) \
                             and len(sequence) * times > LONGEST_REPEAT:

@@ -439,13 +439,14 @@ def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> Cod
     """Jinja2's compiled code for a rule text, kept in the user cache like Python keeps .pyc files.
 
     Compiling a rulebook's templates is a fifth of `pnp check`; the code depends only on the text,
-    Jinja2's version, the environment's delimiters and Python's bytecode format, which key the file
-    (as Jinja2's own bytecode cache does).
+    Jinja2's version, the environment's delimiters and bounded operators, and Python's bytecode
+    format, which key the file (as Jinja2's own bytecode cache does).
     """
     import jinja2
 
     key = hashlib.sha256("\n".join([
         COMPILED_FORMAT, jinja2.__version__, sys.implementation.cache_tag or "", str(path), env.comment_start_string,
+        " ".join(sorted(env.intercepted_binops)),  # compiled in: each goes through the sandbox's bounds
         env.comment_end_string, source]).encode("utf-8", "surrogatepass")).hexdigest()
     memo = _COMPILED.get(key)
     if memo is not None:
@@ -464,8 +465,8 @@ def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> Cod
 
 _COMPILED: dict[str, CodeType] = {}
 #: changes when what compiling folds in changes (2: unknown names are noted at render time, not folded;
-#: 3: * and ** go through the sandbox's bounds)
-COMPILED_FORMAT = "3"
+#: 3: * and ** go through the sandbox's bounds; 4: % too; the intercepted operators are in the key since)
+COMPILED_FORMAT = "4"
 KEPT_TEMPLATES = 2_000  # compiled rule texts kept on disk; every edit of a rule text adds one
 
 
