@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -50,12 +52,12 @@ class PaperParam(click.ParamType):
         return f"{paper.width_mm:g}x{paper.height_mm:g}"
 
 
-def _data_option(function):
+def _data_option(function: Callable[..., Any]):
     return click.option("--data", "data", type=click.Path(path_type=Path, file_okay=False), default=None,
                         help=DATA_HELP)(function)
 
 
-def _games_languages_papers_what(function):
+def _games_languages_papers_what(function: Callable[..., Any]):
     """What to build, the same for `pnp build` and `pnp watch`."""
     for option in reversed([
         click.argument("games", nargs=-1),

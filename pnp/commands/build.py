@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,9 @@ from pnp.rules import get_rules
 from pnp.validate import check_game
 from pnp.write.jobs import BuildOptions, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
+
+if TYPE_CHECKING:
+    from pnp.rules.base import GameRules
 
 PAPERS = ("a4", "letter")
 WHAT = ("cards", "fold", "lowink", "calibration", "rules", "aid")
@@ -53,7 +57,7 @@ def printer_settings(printer: str | None, duplex_edge: str | None,
     return edge, offset
 
 
-def documents_for(game: Game, rules, what: tuple[str, ...]) -> list[str]:
+def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) -> list[str]:
     """The documents a game can have: a rulebook needs rule texts, an aid needs aid tables.
 
     ``rules=None`` (a game not checked yet, whose rules must not be asked for tables) counts the

@@ -270,7 +270,8 @@ class Binder:
     def _when(self, _key: str, source: str, context: Mapping[str, Any]) -> Any:
         return self._expression(source)(**context)
 
-    def _cached(self, static_key: tuple, key: str, value: Any, context: Mapping[str, Any], evaluate) -> Any:
+    def _cached(self, static_key: tuple, key: str, value: Any, context: Mapping[str, Any],
+                evaluate: Callable[[], Any]) -> Any:
         if not isinstance(value, str) or self._reads_card(value, expression=key in NUMERIC_KEYS or key == "when"):
             return evaluate(key, value, context)
         cache_key = (static_key, key, value)

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
 from pnp.model.game import Card, Component, Game, where
@@ -25,6 +26,9 @@ from pnp.render.ink_saver import on_white_paper
 from pnp.render.layout import Element, Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.textbox import parse_card_markup
 from pnp.rules.base import GameRules
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 DEFAULT_FACE = {"cards": "default-face", "tokens": "token-face"}
 DEFAULT_BACK = {"cards": "default-back", "tokens": "token-back"}
@@ -451,17 +455,17 @@ class DeckRenderer:
     # in form keys, stands for this renderer's painter (fonts, ink saver) and its numbering of elements
     _number: int = field(default_factory=lambda: next(_renderer_numbers), repr=False)
 
-    def draw_face(self, canvas, card: BoundCard, trim, bleed) -> None:
+    def draw_face(self, canvas: Canvas, card: BoundCard, trim: Rect, bleed: Rect) -> None:
         self._draw_side(canvas, "face", card, _tuple(trim), _tuple(bleed))
 
-    def draw_back(self, canvas, card: BoundCard, trim, bleed) -> None:
+    def draw_back(self, canvas: Canvas, card: BoundCard, trim: Rect, bleed: Rect) -> None:
         self._draw_side(canvas, "back", card, _tuple(trim), _tuple(bleed))
 
     @property
     def issues(self) -> list[TextIssue]:
         return self.painter.issues
 
-    def _draw_side(self, canvas, side: str, card: BoundCard, trim: Rect, bleed: Rect) -> None:
+    def _draw_side(self, canvas: Canvas, side: str, card: BoundCard, trim: Rect, bleed: Rect) -> None:
         elements: list[Resolved] = card.face if side == "face" else card.back
         painter = self.painter
         if not self.share_forms:
@@ -498,7 +502,7 @@ class DeckRenderer:
         return self.bound.face_layout if side == "face" else self.bound.back_layout
 
     def _painting(self, run: Sequence[Resolved], trim: Rect, bleed: Rect) -> Callable[[object], None]:
-        def paint(canvas) -> None:
+        def paint(canvas: Canvas) -> None:
             for element in run:
                 self.painter.paint(canvas, element, trim, bleed)
         return paint
@@ -513,7 +517,7 @@ class DeckRenderer:
         return plan
 
 
-def _tuple(rect) -> Rect:
+def _tuple(rect: Sequence[float]) -> Rect:
     """The imposition's Rect (points) as the painter's (x, y, width, height)."""
     return (rect.x, rect.y, rect.width, rect.height) if not isinstance(rect, tuple) else rect
 

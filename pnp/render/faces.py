@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
@@ -20,6 +21,9 @@ from pnp.render.bind import Resolved
 from pnp.render.fonts import FontSet
 from pnp.render.linebreak import Icon as InlineIcon
 from pnp.render.textbox import Fit, draw_fit, fit_text, parse_card_markup
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
 DEFAULT_TEXT_COLOUR = "#1a1a1a"
@@ -100,13 +104,13 @@ class FacePainter:
     issues: list[TextIssue] = field(default_factory=list)
     _fits: dict[tuple, object] = field(default_factory=dict, repr=False)
 
-    def draw(self, canvas, elements: Sequence[Resolved], trim: Rect, bleed: Rect, card_id: str,
+    def draw(self, canvas: Canvas, elements: Sequence[Resolved], trim: Rect, bleed: Rect, card_id: str,
              layout_name: str) -> None:
         for element in elements:
             self.paint(canvas, element, trim, bleed)
             self.report(element, trim, card_id, layout_name)
 
-    def paint(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
+    def paint(self, canvas: Canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         """Draw one element. Knows nothing of the card it belongs to, so its output can be shared
         between cards as a form (pnp/render/forms.py); what is said about a card goes to report()."""
         getattr(self, f"_draw_{element.type}")(canvas, element, trim, bleed)
@@ -177,7 +181,7 @@ class FacePainter:
         return left, bottom, right - left, top - bottom
 
     # --- elements ---------------------------------------------------------------------------------
-    def _draw_rect(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
+    def _draw_rect(self, canvas: Canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         v = element.values
         fill = None if (self.ink_saver and ink_saver_changes(element)) else v.get("fill")
         stroke = v.get("stroke")
@@ -197,7 +201,7 @@ class FacePainter:
             canvas.rect(x, y, w, h, stroke=1 if stroke else 0, fill=1 if fill else 0)
         canvas.restoreState()
 
-    def _draw_frame(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
+    def _draw_frame(self, canvas: Canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
         inset = v.get("inset", 3.0) * mm
         x, y, w, h = trim
@@ -208,7 +212,7 @@ class FacePainter:
         canvas.roundRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, radius, stroke=1, fill=0)
         canvas.restoreState()
 
-    def _draw_line(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
+    def _draw_line(self, canvas: Canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
         x0, y0, _, h0 = trim
         canvas.saveState()
@@ -219,7 +223,7 @@ class FacePainter:
         canvas.line(x0 + v["x1"] * mm, y0 + h0 - v["y1"] * mm, x0 + v["x2"] * mm, y0 + h0 - v["y2"] * mm)
         canvas.restoreState()
 
-    def _draw_text(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
+    def _draw_text(self, canvas: Canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
         fit = self.text_fit(v, trim)
         if fit is None:
@@ -237,7 +241,7 @@ class FacePainter:
         if rotate:
             canvas.restoreState()
 
-    def _draw_icon(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
+    def _draw_icon(self, canvas: Canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         v = element.values
         name = str(v.get("name", "")).strip()
         if not name:
@@ -255,7 +259,7 @@ class FacePainter:
         icon_lib.draw_icon(canvas, self.icons.icon(name), x, y, size, v.get("colour") or DEFAULT_TEXT_COLOUR)
         canvas.restoreState()
 
-    def _draw_image(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
+    def _draw_image(self, canvas: Canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         from pnp.render.images import art_bleed_box, draw_image
         from pnp.render.vector_art import draw_svg
 
@@ -267,7 +271,7 @@ class FacePainter:
         draw_image(canvas, v["src"], v["pixel_size"], x, y, w, h, v.get("fit", "cover"), recompress=self.recompress,
                    max_dpi=self.max_dpi)
 
-    def _draw_pattern(self, canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
+    def _draw_pattern(self, canvas: Canvas, element: Resolved, trim: Rect, bleed: Rect) -> None:
         from pnp.render.patterns import draw_pattern
 
         v = element.values
@@ -275,7 +279,7 @@ class FacePainter:
                      spacing=v.get("spacing", 8.0) * mm, line_width=v.get("stroke_width", 0.3) * mm,
                      ink_saver=self.ink_saver)
 
-    def _draw_pips(self, canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
+    def _draw_pips(self, canvas: Canvas, element: Resolved, trim: Rect, _bleed: Rect) -> None:
         """Playing-card pips in the traditional arrangement for 1 to 10."""
         v = element.values
         count = int(v.get("count", 0))

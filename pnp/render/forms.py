@@ -22,10 +22,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pnp.render.bind import Resolved
 from pnp.render.pdf_forms import end_form
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render.faces import FacePainter
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, bottom-left origin
 
@@ -172,7 +177,7 @@ class SidePlan:
     the same get the same pieces: a 5,000-card deck repeats most of its elements thousands of times.
     """
 
-    def __init__(self, painter, trim: Rect) -> None:
+    def __init__(self, painter: FacePainter, trim: Rect) -> None:
         self.painter = painter  # a FacePainter: text_fit() and text_problem()
         self.trim = trim
         self.sharing = SharingPlan()
@@ -184,7 +189,8 @@ class SidePlan:
         self._by_pattern: dict[tuple[int, ...], CardPlan] = {}
 
     @classmethod
-    def of_deck(cls, painter, trim: Rect, sides: Sequence[tuple[object, Sequence[Resolved], int]]) -> SidePlan:
+    def of_deck(cls, painter: FacePainter, trim: Rect,
+                sides: Sequence[tuple[object, Sequence[Resolved], int]]) -> SidePlan:
         """Plan (card, its side's elements, copies) for the whole deck."""
         plan = cls(painter, trim)
         numbered = [(card, plan._number_all(elements), copies) for card, elements, copies in sides]
@@ -249,7 +255,7 @@ class FormShelf:
 
     names: dict[Hashable, str] = field(default_factory=dict)
 
-    def name_for(self, canvas, key: Hashable, paint: Callable[[object], None], bbox: Rect) -> str:
+    def name_for(self, canvas: Canvas, key: Hashable, paint: Callable[[object], None], bbox: Rect) -> str:
         """The form of what ``key`` stands for, drawn now by ``paint(canvas)`` if the document lacks it.
 
         ``bbox`` (x, y, width, height in page coordinates) must hold everything that can show, since
@@ -265,7 +271,7 @@ class FormShelf:
         return name
 
 
-def shelf_of(canvas) -> FormShelf:
+def shelf_of(canvas: Canvas) -> FormShelf:
     """The form registry of the canvas's document, created on first use."""
     doc = canvas._doc
     shelf = getattr(doc, "_pnp_forms", None)

@@ -12,7 +12,7 @@ import io
 import os
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from pnp.render.image_files import ImageFormatError, SourceImage, icc_components, png_chunks
 from pnp.render.pdf_images import FileRanges, IccProfile, ImageStream, Spool
@@ -63,7 +63,7 @@ def recompressed(source: SourceImage) -> tuple[ImageStream, ImageStream | None]:
     return ImageStream(source.width, source.height, source.entries, _SPOOL.add(data), profile_stream(source)), None
 
 
-def _read_range(handle, offset: int, length: int) -> bytes:
+def _read_range(handle: BinaryIO, offset: int, length: int) -> bytes:
     handle.seek(offset)
     return handle.read(length)
 

@@ -25,6 +25,7 @@ import os
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import known_digest, remembered_digests
@@ -32,6 +33,9 @@ from pnp.load.user_cache import merge_json_cache, read_json_cache, user_cache_di
 from pnp.render.image_decoding import decoded, profile_stream, recompressed
 from pnp.render.image_files import PNG_SIGNATURE, ImageFormatError, ProfileFacts, SourceImage, analyse
 from pnp.render.pdf_images import FileRanges, ImageStream, draw_registered, register_image
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 ART_BLEED_MM = 3.0  # the bleed card art is drawn with (docs/image-decks.md): 69.5 × 94.9 mm for poker
 PT_PER_MM = 72 / 25.4
@@ -58,7 +62,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_fresh_state_after_fork)
 
 
-def draw_image(canvas, path: Path, pixel_size: tuple[int, int], x: float, y: float, w: float, h: float,
+def draw_image(canvas: Canvas, path: Path, pixel_size: tuple[int, int], x: float, y: float, w: float, h: float,
                fit: str = "cover", recompress: bool = False, max_dpi: float | None = None) -> None:
     """Scale to cover (fill, cropping) or contain (fit whole) the box, centred; ``pixel_size`` is the
     picture's size as shown (:attr:`SourceImage.shown_size`).
@@ -80,7 +84,7 @@ def draw_image(canvas, path: Path, pixel_size: tuple[int, int], x: float, y: flo
     canvas.restoreState()
 
 
-def embed_image(canvas, path: Path, recompress: bool = False,
+def embed_image(canvas: Canvas, path: Path, recompress: bool = False,
                 size: tuple[int, int] | None = None) -> tuple[str, int]:
     """Register the file's image in the canvas's document (once): the name that draws it, and the EXIF
     orientation its stream still has (a passed-through JPEG keeps its pixels as stored; pnp turns

@@ -28,8 +28,12 @@ from build to build.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 Rect = tuple[float, float, float, float]
 PATTERNS = ("argyle", "stripes", "dots", "grid", "solid")
@@ -54,8 +58,8 @@ def tile_size(kind: str, trim: Rect, spacing: float) -> tuple[float, float]:
     return fit_tiles(trim[2], spacing * across)[1], fit_tiles(trim[3], spacing * down)[1]
 
 
-def draw_pattern(canvas, kind: str, bleed: Rect, trim: Rect, fill: str | None, stroke: str | None, spacing: float,
-                 line_width: float, ink_saver: bool) -> None:
+def draw_pattern(canvas: Canvas, kind: str, bleed: Rect, trim: Rect, fill: str | None, stroke: str | None,
+                 spacing: float, line_width: float, ink_saver: bool) -> None:
     if kind not in PATTERNS:
         raise ValueError(f"unknown pattern {kind!r}; use one of: {', '.join(PATTERNS)}")
     x, y, w, h = bleed
@@ -114,7 +118,7 @@ def _covering(low: float, high: float) -> range:
     return range(math.floor(low) - 1, math.ceil(high) + 2)
 
 
-def _argyle(canvas, origin: tuple[float, float], tile_w: float, tile_h: float,
+def _argyle(canvas: Canvas, origin: tuple[float, float], tile_w: float, tile_h: float,
             box: tuple[float, float, float, float], spacing: float, fill: str | None, ink_saver: bool) -> None:
     """Coloured diamonds, one inscribed in each tile, the other tone between them, and a dashed
     diagonal overcheck through the diamonds' centres.

@@ -22,15 +22,18 @@ import bisect
 import os
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 
-from reportlab.pdfbase.pdfdoc import NoEncryption, PDFObject, PDFObjectReference
+from reportlab.pdfbase.pdfdoc import NoEncryption, PDFDocument, PDFObject, PDFObjectReference
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 
 from pnp.diagnostics import DataError
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 COPY_CHUNK = 1 << 20
 WHOLE_FILE_LIMIT = 16 << 20  # bigger image files are copied in pieces, so memory stays flat
@@ -135,7 +138,7 @@ def _copy_buffer(size: int) -> bytearray:
     return buffer
 
 
-def _read_at(handle, into: memoryview, offset: int) -> int:
+def _read_at(handle: BinaryIO, into: memoryview, offset: int) -> int:
     if hasattr(os, "preadv"):
         return os.preadv(handle.fileno(), [into], offset)
     handle.seek(offset)
@@ -227,7 +230,7 @@ class SplicedImageXObject(PDFObject):
         self.smask = smask
         self.icc = icc
 
-    def format(self, document) -> bytes:
+    def format(self, document: PDFDocument) -> bytes:
         stream = self.stream
         parts = [f"/Type /XObject /Subtype /Image /Width {stream.width} /Height {stream.height}"]
         parts += [f"/{key} {value}" for key, value in stream.entries]
@@ -247,7 +250,7 @@ class SplicedIccProfile(PDFObject):
         self.profile = profile
         self.store = store
 
-    def format(self, document) -> bytes:
+    def format(self, document: PDFDocument) -> bytes:
         profile = self.profile
         head = f"/N {profile.components} /Alternate {ALTERNATES[profile.components]}"
         if profile.flate:
@@ -255,7 +258,7 @@ class SplicedIccProfile(PDFObject):
         return _spliced_stream(self.store, document, head.encode("latin-1"), profile.content)
 
 
-def _spliced_stream(store: DocumentImages, document, head: bytes, content: StreamContent) -> bytes:
+def _spliced_stream(store: DocumentImages, document: PDFDocument, head: bytes, content: StreamContent) -> bytes:
     """A stream object: a placeholder for its bytes in a splicing save, else the bytes themselves."""
     if store.splicing and isinstance(document.encrypt, NoEncryption):
         body, length = store.placeholder(content), content.length
@@ -285,7 +288,7 @@ class DocumentImages:
         return marker
 
 
-def document_images(canvas) -> DocumentImages:
+def document_images(canvas: Canvas) -> DocumentImages:
     """The image registry of the canvas's document, created (with the splicing save) on first use."""
     doc = canvas._doc
     store = getattr(doc, "_pnp_images", None)
@@ -297,7 +300,7 @@ def document_images(canvas) -> DocumentImages:
     return store
 
 
-def register_image(canvas, key: str, colour: ImageStream, mask: ImageStream | None = None) -> str:
+def register_image(canvas: Canvas, key: str, colour: ImageStream, mask: ImageStream | None = None) -> str:
     """Add an image XObject once per document; returns the name that draws it."""
     store = document_images(canvas)
     name = store.names.get(key)
@@ -329,7 +332,7 @@ ORIENTATION_MATRICES = {
 }
 
 
-def draw_registered(canvas, name: str, x: float, y: float, width: float, height: float,
+def draw_registered(canvas: Canvas, name: str, x: float, y: float, width: float, height: float,
                     orientation: int = 1) -> None:
     """Paint a registered image into the rectangle: the same operators reportlab's drawImage writes,
     turned for its EXIF ``orientation`` (the rectangle is the picture as shown)."""
@@ -346,7 +349,7 @@ def draw_registered(canvas, name: str, x: float, y: float, width: float, height:
 # ----------------------------------------------------------------------------- the save
 
 
-def save_spliced(doc, store: DocumentImages, filename, canvas) -> None:
+def save_spliced(doc: PDFDocument, store: DocumentImages, filename: str | BinaryIO, canvas: Canvas) -> None:
     """PDFDocument.SaveToFile, but image bytes go from their files straight to the output."""
     if getattr(doc, "_savedToFile", False):
         raise RuntimeError("a PDF document can only be saved once")
@@ -412,7 +415,7 @@ def _startxref(data: bytes) -> int:
     return int(tail.split()[0])
 
 
-def _shift_xref(table: bytes, moved) -> bytes:
+def _shift_xref(table: bytes, moved: Callable[[int], int]) -> bytes:
     lines = table.split(b"\n")
     if lines[0] != b"xref":
         raise RuntimeError("unexpected cross-reference table from reportlab")

@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnp.diagnostics import DataError
 
 if TYPE_CHECKING:  # svglib and reportlab.graphics load only for decks that have SVG art
     from reportlab.graphics.shapes import Drawing
+    from reportlab.pdfgen.canvas import Canvas
 
 _LOCK = threading.Lock()
 _DRAWINGS: dict[tuple[str, int, int], Drawing] = {}
@@ -75,7 +76,7 @@ def refuse_text(drawing: Drawing, what: str, file: Path | None) -> None:
                         "convert the text to paths in your drawing program (Inkscape: Path > Object to Path)")
 
 
-def _walk(node) -> list:
+def _walk(node: Any) -> list:
     from reportlab.graphics.shapes import Group
 
     found = [node]
@@ -85,7 +86,7 @@ def _walk(node) -> list:
     return found
 
 
-def draw_svg(canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "cover") -> None:
+def draw_svg(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "cover") -> None:
     """Scale to cover or contain the box, centred and clipped to it, as raster art is."""
     from reportlab.graphics import renderPDF
 

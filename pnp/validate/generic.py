@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from pnp.diagnostics import CardErrors, Report, listed, location
 from pnp.model.fields import closest
@@ -185,7 +186,7 @@ def _manifest(game: Game):
     return game.manifest.path if game.manifest else game.path / "game.toml"
 
 
-def _rel(path, game: Game) -> str:
+def _rel(path: Path, game: Game) -> str:
     try:
         return str(path.relative_to(game.path))
     except ValueError:
