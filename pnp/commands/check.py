@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pnp.commands.languages import language_fix
+from pnp.commands.sheet_counts import HEADER, sheet_rows
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.validate import check_folder
@@ -31,7 +32,8 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
         results.append(result)
         checked.append((result.game.id if result.game else folder.name, result.report))
         if output == "text":
-            click.echo(format_check(result, lang, Path.cwd(), strict))
+            sheets = (HEADER, sheet_rows(result.game)) if result.game is not None else None
+            click.echo(format_check(result, lang, Path.cwd(), strict, sheets))
             click.echo("")
         failed = failed or result.report.failed(strict)
         total["errors"] += len(result.report.errors)

@@ -29,7 +29,10 @@ def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
     return "  ".join(padded).rstrip()
 
 
-def format_check(result: CheckResult, lang: str, base: Path | None, strict: bool) -> str:
+def format_check(result: CheckResult, lang: str, base: Path | None, strict: bool,
+                 sheets: tuple[list[str], list[list[str]]] | None = None) -> str:
+    """The report of one game; ``sheets``: a header and rows saying what each component takes to
+    print (pnp.commands.sheet_counts), shown after the setup."""
     game = result.game
     parts: list[str] = []
     title = game.title(lang) if game else result.folder.name
@@ -59,6 +62,8 @@ def format_check(result: CheckResult, lang: str, base: Path | None, strict: bool
                 cells += [f"{row.also[n].hand} of {row.also[n].in_play}" if n in row.also else "-" for n in extra_names]
                 setup_rows.append(cells)
             parts.append(table(header, setup_rows))
+        if sheets is not None and sheets[1]:
+            parts.append(table(*sheets))
         if result.examples:
             parts.append(_examples_line(list(result.examples.values())))
     for level in (Level.ERROR, Level.WARNING, Level.NOTE):
