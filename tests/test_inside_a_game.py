@@ -87,3 +87,13 @@ def test_watch_inside_a_game_watches_it(game: Path) -> None:
     worker.join(timeout=30)
     assert status == [0], "the edit inside the game was not seen"  # else it would watch on for ever
     assert calls == [(str(game),), (str(game),)]  # the first build, then the one the edit asked for
+
+
+def test_inside_the_data_folder_its_games_are_the_games(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(game.parent)  # data/, which holds alpha and no data/ of its own
+    status, output = run("check")
+    assert status == 0 and "alpha: ok" in output, output
+    assert CliRunner().invoke(cli, ["new", "beta"]).exit_code == 0
+    assert (game.parent / "beta" / "game.toml").is_file()  # beside alpha, not in data/data/
+    status, output = run("list")
+    assert "alpha" in output and "beta" in output

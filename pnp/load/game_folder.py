@@ -35,8 +35,14 @@ class GameFiles:
 
 
 def data_dir(option: Path | None) -> Path:
-    """Games live with the user: ``--data DIR`` or ``./data``."""
-    return (option if option is not None else Path.cwd() / "data")
+    """Games live with the user: ``--data DIR`` or ``./data``; run from inside ``data/`` itself (it
+    holds game folders, and no ``data/`` of its own), that folder."""
+    if option is not None:
+        return option
+    here = Path.cwd()
+    if not (here / "data").is_dir() and discover(here):
+        return here
+    return here / "data"
 
 
 def discover(data: Path) -> list[Path]:
