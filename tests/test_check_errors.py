@@ -233,6 +233,18 @@ def test_a_column_written_wrong_on_every_card_is_one_error(game: Path) -> None:
     assert "2 error(s)" in output
 
 
+def test_a_manifest_without_a_title_is_an_error_not_a_traceback(game: Path) -> None:
+    """The layouts are still checked, and they print the game's title: it falls back to the id."""
+    manifest = game / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    start = text.index("[title]")
+    manifest.write_text(text[:start] + text[text.index("\n\n", start) + 2:], encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "game.toml: error: title: missing" in output
+    assert "fix: add title = { en = ..., ja = ... }" in output
+
+
 def test_missing_manifest(game: Path) -> None:
     (game / "game.toml").unlink()
     code, output = run("check", "mini")

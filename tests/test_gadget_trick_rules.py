@@ -494,3 +494,31 @@ def test_the_real_game_folder_checks_clean() -> None:
     texts = RULES.card_texts(result.game, "ja")
     surveillance_ids = {card.id for card in result.game.cards("surveillance")}
     assert surveillance_ids == {card_id for card_id, fields in texts.items() if "activation" in fields}
+
+
+def test_trick_cards_without_colours_are_one_error_not_a_cascade(tmp_path: Path) -> None:
+    """A card list saved without its colour column: one error naming the cards, instead of a traceback
+    (it used to join None into the colour-order message) and a dozen errors about setup and sensors."""
+    import csv
+    import io
+    import shutil
+
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    folder = tmp_path / "data" / "gadget-trick"
+    shutil.copytree(DATA, folder)
+    path = folder / "cards" / "trick.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    column = rows[0].index("colour")
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows([row[:column] + row[column + 1:] for row in rows])
+    path.write_text(text.getvalue(), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "gadget-trick"])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert [line.split("data/gadget-trick/", 1)[1] for line in errors] == [
+        "cards/trick.csv:2: error: trick card(s) yellow-1, yellow-2, yellow-3, yellow-4 and 56 more have no colour, "
+        "which the rules read"], result.output

@@ -213,7 +213,8 @@ class Game:
         return self.rank_labels.get(rank, str(rank))
 
     def title(self, lang: str) -> str:
-        return self.titles.get(lang) or self.titles[self.source_language]
+        # a manifest without a title is reported as such; the checks after it still need a name
+        return self.titles.get(lang) or self.titles.get(self.source_language) or self.id
 
     def author(self, lang: str) -> str:
         """The credited author, in ``lang`` when the manifest words it per language."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import Report, listed
 from pnp.model.game import Card, Game, where
 from pnp.rules import surveillance
 from pnp.rules.gadget_trick.settings import Settings
@@ -25,8 +25,22 @@ def trick_deck(game: Game, settings: Settings, report: Report) -> dict[str, Card
     return {card.id: card for card in game.cards(settings.deck)}
 
 
+def deck_colours_known(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report) -> bool:
+    """Whether every trick card has a colour; else one error for them. The setup, surveillance and
+    colour-order checks all count colours, and would each repeat that one gap."""
+    blank = [card for card in deck.values() if not card.colour]
+    if not blank:
+        return True
+    first = blank[0].source
+    have = "has" if len(blank) == 1 else "have"
+    report.error(f"trick card(s) {listed([card.id for card in blank])} {have} no colour, which the rules read",
+                 first.file if first else None, first.line if first else None,
+                 f"fill in the colour column of the {settings.deck!r} card list (and check its header)")
+    return False
+
+
 def check_colour_order(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report) -> None:
-    in_deck = {card.colour for card in deck.values()}
+    in_deck = {card.colour for card in deck.values() if card.colour}
     named = set(settings.colour_order)
     line = settings.line("deck", "colour_order")
     if in_deck - named:

@@ -14,6 +14,7 @@ from pnp.rules.gadget_trick.checks import (
     check_gadgets,
     check_setup,
     check_surveillance,
+    deck_colours_known,
     trick_deck,
 )
 from pnp.rules.gadget_trick.examples import (
@@ -43,7 +44,7 @@ class GadgetTrickRules(GameRules):
         if settings is None:
             return
         deck = trick_deck(game, settings, report)
-        if deck is None:
+        if deck is None or not deck_colours_known(game, settings, deck, report):
             return
         check_colour_order(game, settings, deck, report)
         check_setup(game, settings, deck, report)
