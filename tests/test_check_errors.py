@@ -245,6 +245,21 @@ def test_a_manifest_without_a_title_is_an_error_not_a_traceback(game: Path) -> N
     assert "fix: add title = { en = ..., ja = ... }" in output
 
 
+def test_a_grid_names_list_written_wrong_is_an_error(game: Path) -> None:
+    """kinds = true used to be a traceback ('bool' object is not iterable), and kinds = "number" was read
+    as the kinds n, u, m, b, e, r: one name alone is a list of one now, anything else an error."""
+    manifest = game / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    assert 'kinds = ["number"]' in text
+    manifest.write_text(text.replace('kinds = ["number"]', "kinds = true", 1), encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "kinds: expected a list of card kinds, found True" in output
+    manifest.write_text(text.replace('kinds = ["number"]', 'kinds = "number"', 1), encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 0, output
+
+
 def test_missing_manifest(game: Path) -> None:
     (game / "game.toml").unlink()
     code, output = run("check", "mini")

@@ -257,6 +257,18 @@ def test_unknown_rank_and_relation(tmp_path: Path) -> None:
     assert any("entry 9 (J/some) has unknown relation 'some'" in m for m in errors)
 
 
+def test_a_list_or_table_where_a_name_belongs_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    """rank = [], relation = {} or aim = [] used to stop pnp check with 'unhashable type'."""
+    text = edit_operator(ORIGINAL, "Q", "neither", "rank", "[]")
+    text = edit_operator(text, "J", "one", "relation", "{}")
+    text = text.replace('aim = "lowest-sum"', "aim = [1, 2]", 1)
+    assert text.count("aim = [1, 2]") == 1
+    errors = messages(checked(game_with(tmp_path, text)))
+    assert any("entry 2 ([]/neither) has unknown rank []" in m for m in errors), errors
+    assert any("entry 9 (J/{}) has unknown relation {}" in m for m in errors), errors
+    assert any("aim [1, 2] is not one of" in m for m in errors), errors
+
+
 def test_unknown_name_is_named_with_its_line(tmp_path: Path) -> None:
     game = game_with(tmp_path, edit_operator(ORIGINAL, "K", "both", "expression", '"a + c"'))
     report = checked(game)

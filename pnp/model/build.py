@@ -306,9 +306,9 @@ def _grids(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...
         reader.unknown_keys(grid, grid_path, GRID_KEYS)
         ranks = _ranks(reader, grid.get("ranks", []), grid_path + ("ranks",))
         grids.append(GridRule(
-            kinds=tuple(grid.get("kinds", [])),
-            suits=tuple(grid.get("suits", [])),
-            colours=tuple(grid.get("colours", [])),
+            kinds=reader.names(grid, grid_path, "kinds", "card kinds"),
+            suits=reader.names(grid, grid_path, "suits", "suits"),
+            colours=reader.names(grid, grid_path, "colours", "colours"),
             ranks=ranks,
             copies=reader.integer(grid, grid_path, "copies", 1) or 1,
             source=Source(reader.doc.path, reader.line(*grid_path)),

@@ -63,6 +63,17 @@ class TomlReader:
             return None
         return value
 
+    def names(self, table: dict[str, Any], path: Path_, key: str, what: str) -> tuple[str, ...]:
+        """A list of names (kinds, suits, colours); one name written alone is a list of one. Anything
+        else is an error, not a list of its characters."""
+        value = table.get(key, [])
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return tuple(value)
+        self.error(path + (key,), f"expected a list of {what}, found {value!r}", f'write {key} = ["...", "..."]')
+        return ()
+
     def table(self, table: dict[str, Any], path: Path_, key: str, required: bool = False) -> dict[str, Any]:
         value = table.get(key)
         if value is None:

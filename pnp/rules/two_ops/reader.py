@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pnp.rules.safe_expr import Expression, ExpressionError, parse_expression
@@ -119,7 +119,9 @@ class _Reader:
                 continue
             first_seen[key] = index
             self.tables.operators[key] = rule
-        written = {(e.get("rank"), e.get("relation")) for e in entries if isinstance(e, Mapping)}
+        written = {(e.get("rank"), e.get("relation")) for e in entries
+                   if isinstance(e, Mapping) and _one_of(e.get("rank"), self.tables.ranks)
+                   and _one_of(e.get("relation"), RELATIONS)}
         for letter in self.tables.ranks:
             for relation in RELATIONS:
                 if (letter, relation) not in written:
@@ -133,12 +135,12 @@ class _Reader:
         rank, relation = entry.get("rank"), entry.get("relation")
         name = f"{rank}/{relation}"
         ok = True
-        if rank not in self.tables.ranks:
+        if not _one_of(rank, self.tables.ranks):
             known = ", ".join(self.tables.ranks)
             self.error(f"operator entry {index + 1} ({name}) has unknown rank {rank!r} (known: {known})",
                        "operator", index, "rank")
             ok = False
-        if relation not in RELATIONS:
+        if not _one_of(relation, RELATIONS):
             self.error(f"operator entry {index + 1} ({name}) has unknown relation {relation!r} "
                        f"(known: {', '.join(RELATIONS)})", "operator", index, "relation")
             ok = False
@@ -188,11 +190,11 @@ class _Reader:
             name = f"{parity}/{colour}"
             wording = self._wording(entry, "text", f"goal {name}", "goal", index)
             problems = []
-            if parity not in PARITIES:
+            if not _one_of(parity, PARITIES):
                 problems.append(f"parity {parity!r} is not one of {', '.join(PARITIES)}")
-            if colour not in self.tables.colours:
+            if not _one_of(colour, self.tables.colours):
                 problems.append(f"colour {colour!r} is not one of {', '.join(self.tables.colours)}")
-            if aim not in AIMS:
+            if not _one_of(aim, AIMS):
                 problems.append(f"aim {aim!r} is not one of {', '.join(AIMS)}")
             if problems:
                 self.error(f"goal entry {index + 1} ({name}): " + "; ".join(problems), "goal", index)
@@ -212,6 +214,11 @@ class _Reader:
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key)
     return value if isinstance(value, Mapping) else {}
+
+
+def _one_of(value: object, choices: Collection[str]) -> bool:
+    """``value in choices`` for whatever TOML gave: a list or table where a name belongs is no name."""
+    return isinstance(value, str) and value in choices
 
 
 def read_tables(doc: TomlDoc, report: Report, languages: Sequence[str] = ("en", "ja")) -> TwoOpsTables:
