@@ -372,3 +372,17 @@ def test_the_real_game_folder_checks_clean() -> None:
     assert result.examples.pop("seed-set-17") == "deviation"
     assert set(result.examples.values()) == {"ok"}
 
+
+
+def test_a_value_of_the_wrong_kind_in_rules_toml_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    """seed_example = [] was looked up in a dict ('unhashable type'), and an aid header of true was
+    iterated; each is now an error at its line."""
+    doc = edited_rules(tmp_path, 'seed_example = "seed-set-17"', "seed_example = []")
+    report = checked(make_game(rules=doc))
+    assert any("erratum 'set-17' names examples that examples.toml lacks" in d.message for d in report.errors)
+    text = doc.path.read_text(encoding="utf-8")
+    header = next(line for line in text.splitlines() if line.startswith("header = { en = [\"Set\""))
+    doc.path.write_text(text.replace(header, "header = true"), encoding="utf-8")
+    report = checked(make_game(rules=load_toml(doc.path)))
+    problem = [d for d in report.errors if "header: expected a list of texts per language, found True" in d.message]
+    assert len(problem) == 1 and problem[0].line == line_of_text(doc.path, "^header = true")

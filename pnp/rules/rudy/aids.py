@@ -9,6 +9,7 @@ from pnp.model.game import Game
 from pnp.rules.base import AidTable
 from pnp.rules.rudy.tables import ATTRIBUTES, Tables
 from pnp.rules.wording import localised as _localised
+from pnp.rules.wording import localised_list
 
 
 def market_table(tables: Tables, spec: Mapping[str, Any], lang: str, values: Mapping[str, int]) -> AidTable:
@@ -66,6 +67,6 @@ def _listing(words: Sequence[str], spec: Mapping[str, Any], lang: str) -> str:
 
 def _aid(table_id: str, spec: Mapping[str, Any], lang: str, rows: list[list[str]],
          values: Mapping[str, Any] | None = None) -> AidTable:
-    notes = [str(note).format(**(values or {})) for note in _localised(spec.get("notes", {}), lang) or []]
+    notes = [note.format(**(values or {})) for note in localised_list(spec.get("notes", []), lang)]
     return AidTable(id=table_id, title=str(_localised(spec.get("title", table_id), lang)),
-                    header=[str(h) for h in _localised(spec.get("header", []), lang) or []], rows=rows, notes=notes)
+                    header=localised_list(spec.get("header", []), lang), rows=rows, notes=notes)

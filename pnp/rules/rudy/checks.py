@@ -10,6 +10,7 @@ from pnp.diagnostics import Report
 from pnp.model.game import Card, Game
 from pnp.rules.rudy.pricing import market_reach
 from pnp.rules.rudy.tables import PriceRow, Tables
+from pnp.rules.wording import list_problem
 
 
 def check_kinds(game: Game, tables: Tables, report: Report) -> None:
@@ -111,14 +112,22 @@ def check_texts(game: Game, tables: Tables, report: Report) -> None:
     if steps != list(range(1, 10)):
         report.error(f"the turn sequence must list steps 1-9 in order, found {steps}", tables.doc.path,
                      tables.line("turn"))
+    aids = data.get("aid", {})
+    for name, spec in aids.items() if isinstance(aids, dict) else ():
+        for key in ("header", "notes"):
+            problem = list_problem(spec.get(key, [])) if isinstance(spec, dict) else None
+            if problem is not None:
+                report.error(f"aid.{name}.{key}: {problem}", tables.doc.path, tables.line("aid", name, key),
+                             f'write {key} = {{ en = ["...", "..."], ja = ["...", "..."] }}')
     examples = {example.id: example for example in game.examples}
     for name, erratum in data.get("erratum", {}).items():
         line = tables.line("erratum", name)
         for lang in game.languages:
             if not str(erratum.get(lang, "")).strip():
                 report.error(f"erratum {name!r} has no {lang!r} wording", tables.doc.path, line)
-        seed = examples.get(erratum.get("seed_example", ""))
-        corrected = examples.get(erratum.get("corrected_example", ""))
+        seed_id, corrected_id = erratum.get("seed_example"), erratum.get("corrected_example")
+        seed = examples.get(seed_id) if isinstance(seed_id, str) else None
+        corrected = examples.get(corrected_id) if isinstance(corrected_id, str) else None
         if seed is None or corrected is None:
             report.error(f"erratum {name!r} names examples that examples.toml lacks", tables.doc.path, line)
         elif not seed.deviation:
