@@ -522,3 +522,26 @@ def test_trick_cards_without_colours_are_one_error_not_a_cascade(tmp_path: Path)
     assert [line.split("data/gadget-trick/", 1)[1] for line in errors] == [
         "cards/trick.csv:2: error: trick card(s) yellow-1, yellow-2, yellow-3, yellow-4 and 56 more have no colour, "
         "which the rules read"], result.output
+
+
+def test_aid_tables_of_the_wrong_kind_are_errors_at_their_lines(tmp_path: Path) -> None:
+    """A header of true, a row of numbers or a shift_note list used to fail while the aid was built
+    ('bool' object is not iterable); the check now names each at its line, and the aid still builds."""
+    path = tmp_path / "rules.toml"
+    text = (DATA / "rules.toml").read_text(encoding="utf-8")
+    for old, new in (('header = { en = ["Step", "What happens"], ja = ["手順", "内容"] }', "header = true"),
+                     ('en = ["2. Winner"', 'en = 2\nen_was = ["2. Winner"'),
+                     ("shift_note = { en = ", "shift_note = []\nshift_note_was = { en = ")):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    game = make_game(rules=load_toml(path))
+    found = {(d.line, d.message) for d in checked(game).errors if d.message.startswith("aid.")}
+    lines = text.splitlines()
+    row_header = [n for n, line in enumerate(lines, 1) if line == "[[aid.trick-order.row]]"][1]
+    assert found == {
+        (lines.index("header = true") + 1, "aid.trick-order.header: expected a list of texts per language, found True"),
+        (row_header, "aid.trick-order.row.1: expected a list of texts per language, found 2"),
+        (lines.index("shift_note = []") + 1, "aid.setup.shift_note: expected a text per language, found []"),
+    }
+    assert [table.id for table in RULES.aid_tables(game, "en")]  # built all the same, for the rest of the check

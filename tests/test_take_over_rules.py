@@ -428,3 +428,11 @@ def test_shipped_game_folder_checks_clean() -> None:
     result = validate.check_folder(GAME_DIR)
     assert [d.format() for d in result.report.errors] == []
     assert result.examples and set(result.examples.values()) == {"ok"}
+
+
+def test_number_bounds_of_the_wrong_kind_are_errors_not_a_traceback(tmp_path: Path) -> None:
+    """numbers.min = "x" used to stop pnp check with int()'s ValueError."""
+    text = ORIGINAL.replace("min = 1\n", 'min = "x"\n', 1).replace("max = 14\n", "max = [14]\n", 1)
+    errors = errors_of(game_with(tmp_path, text))
+    assert "numbers.min must be a whole number, got 'x'" in errors
+    assert "numbers.max must be a whole number, got [14]" in errors

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -31,3 +32,36 @@ def list_problem(value: Any) -> str | None:
         if not isinstance(text, str | list) or (isinstance(text, list) and not all(isinstance(t, str) for t in text)):
             return f"expected a list of texts per language, found {text!r}"
     return None
+
+
+def text_problem(value: Any) -> str | None:
+    """What is wrong with a per-language text (``{ en = "...", ja = "..." }``, or one text), or None."""
+    for text in value.values() if isinstance(value, dict) else [value]:
+        if not isinstance(text, str):
+            return f"expected a text per language, found {text!r}"
+    return None
+
+
+def aid_problems(aids: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """(key path, problem) for the ``[aid.*]`` tables of a rules.toml whose title, header, notes, rows or
+    notes' wording are not texts (or lists of texts) per language, so the check names them at their
+    line instead of a table failing to build."""
+    if not isinstance(aids, dict):
+        return
+    for name, spec in aids.items():
+        if not isinstance(spec, dict):
+            yield ("aid", name), f"expected a table, found {spec!r}"
+            continue
+        for key in ("header", "notes"):
+            problem = list_problem(spec[key]) if key in spec else None
+            if problem is not None:
+                yield ("aid", name, key), problem
+        for key in ("title", "shift_note", "no", "join", "last_join"):
+            problem = text_problem(spec[key]) if key in spec else None
+            if problem is not None:
+                yield ("aid", name, key), problem
+        rows = spec.get("row", [])
+        for index, row in enumerate(rows if isinstance(rows, list) else [rows]):
+            problem = list_problem(row) if isinstance(row, dict) else f"expected a table, found {row!r}"
+            if problem is not None:
+                yield ("aid", name, "row", index), problem

@@ -16,6 +16,7 @@ from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.gadget_trick.watch_cards import parse_card
 from pnp.rules.surveillance import ConditionError
 from pnp.rules.wording import localised as _localised
+from pnp.rules.wording import localised_list
 
 
 def surveillance_and_gadget_texts(game: Game, settings: Settings, lang: str) -> dict[str, dict[str, str]]:
@@ -58,7 +59,7 @@ def surveillance_and_gadget_texts(game: Game, settings: Settings, lang: str) -> 
 def setup_table(game: Game, settings: Settings, spec: Mapping[str, Any], lang: str) -> AidTable:
     deck = {card.id: card for card in game.cards(settings.deck)} if settings.deck in game.components else {}
     rows = []
-    notes = list(_localised(spec.get("notes", {}), lang) or [])
+    notes = localised_list(spec.get("notes", []), lang)
     for players in range(game.players[0], game.players[1] + 1):
         colours = settings.colours_in_play(players)
         hand, tricks = settings.hand_for(players), settings.tricks_for(players)
@@ -67,18 +68,18 @@ def setup_table(game: Game, settings: Settings, spec: Mapping[str, Any], lang: s
         by = settings.shift_for(players)
         if by and "shift_note" in spec:
             example = settings.tricks - 1
-            notes.append(_localised(spec["shift_note"], lang).format(
+            notes.append(str(_localised(spec["shift_note"], lang)).format(
                 players=players, first=settings.shift_from_trick, by=by, example=example,
                 shifted=example - by))
     return AidTable(id="setup", title=str(_localised(spec.get("title", "Setup"), lang)),
-                    header=list(_localised(spec.get("header", []), lang) or []), rows=rows, notes=notes)
+                    header=localised_list(spec.get("header", []), lang), rows=rows, notes=notes)
 
 
 def static_table(table_id: str, spec: Mapping[str, Any], lang: str) -> AidTable:
     return AidTable(
         id=table_id,
         title=str(_localised(spec.get("title", table_id), lang)),
-        header=list(_localised(spec.get("header", []), lang) or []),
-        rows=[list(_localised(row, lang)) for row in spec.get("row", [])],
-        notes=list(_localised(spec.get("notes", {}), lang) or []),
+        header=localised_list(spec.get("header", []), lang),
+        rows=[localised_list(row, lang) for row in rows] if isinstance(rows := spec.get("row", []), list) else [],
+        notes=localised_list(spec.get("notes", []), lang),
     )

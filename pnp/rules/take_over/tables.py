@@ -33,7 +33,7 @@ class TakeOverTables:
 
     @property
     def bonus_phases(self) -> int:
-        return max(int(self.play.get("rounds", 0)) - 1, 0)
+        return max(self.play.get("rounds", 0) - 1, 0)  # read as a whole number above 0, or left out
 
 
 PLAY_KEYS = ("players", "rounds", "hand_size", "tricks_per_round")
@@ -58,7 +58,12 @@ class _Reader:
         else:
             t.colours = tuple(order)
         numbers = section(data, "numbers")
-        t.number_min, t.number_max = int(numbers.get("min", 1)), int(numbers.get("max", 14))
+        for key in ("min", "max"):
+            value = numbers.get(key, getattr(t, f"number_{key}"))
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                self.error(f"numbers.{key} must be a whole number, got {value!r}", "numbers", key)
+            else:
+                setattr(t, f"number_{key}", value)
         self._read_play(section(data, "play"))
         self._read_ladders(section(data, "ladder"))
         self._read_bonuses(data.get("bonus"))
