@@ -436,3 +436,12 @@ def test_number_bounds_of_the_wrong_kind_are_errors_not_a_traceback(tmp_path: Pa
     errors = errors_of(game_with(tmp_path, text))
     assert "numbers.min must be a whole number, got 'x'" in errors
     assert "numbers.max must be a whole number, got [14]" in errors
+
+
+def test_an_aid_header_that_is_no_list_is_an_error_at_its_line(tmp_path: Path) -> None:
+    """header.en = true used to fail while the aid was built ('bool' object is not iterable)."""
+    text = ORIGINAL.replace('header.en = ["phrase"]', "header.en = true", 1)
+    assert text != ORIGINAL
+    game = game_with(tmp_path, text)
+    assert "aid.phrases.header: expected a list of texts per language, found True" in errors_of(game)
+    assert [table.id for table in RULES.aid_tables(game, "en")]  # built all the same

@@ -8,6 +8,7 @@ from pnp.rules.base import AidTable
 from pnp.rules.take_over.strength import Ladder
 from pnp.rules.take_over.tables import TakeOverTables, section
 from pnp.rules.wording import localised as _word
+from pnp.rules.wording import localised_list
 
 if TYPE_CHECKING:
     from pnp.model.game import Game
@@ -17,13 +18,18 @@ def _aid_word(tables: TakeOverTables, aid: str, key: str, lang: str) -> Any:
     return _word(section(section(section(tables.data, "aid"), aid), key), lang)
 
 
+def _aid_words(tables: TakeOverTables, aid: str, key: str, lang: str) -> list[str]:
+    """A list of texts (a header) in ``lang``; what is no list is the check's to report (aid_problems)."""
+    return localised_list(section(section(section(tables.data, "aid"), aid), key), lang)
+
+
 def ladder_aid(tables: TakeOverTables, ladder_id: str, ladder: Ladder, lang: str) -> AidTable:
     tier_words = section(tables.data, "tier")
     rows = [[str(place), _word(section(tier_words, tier).get("text", {}), lang)]
             for place, tier in enumerate(ladder.tiers, start=1)]
     note = _aid_word(tables, ladder_id, "note", lang)
     return AidTable(id=f"strength-{ladder_id.replace('_', '-')}", title=_aid_word(tables, ladder_id, "title", lang),
-                    header=list(_aid_word(tables, "ladder", "header", lang) or ["", ""]), rows=rows,
+                    header=_aid_words(tables, "ladder", "header", lang) or ["", ""], rows=rows,
                     notes=[note] if note else [])
 
 
@@ -31,14 +37,14 @@ def bonus_aid(tables: TakeOverTables, lang: str) -> AidTable:
     rows = [[b.id, _word(b.name, lang), _word(b.text, lang)] for b in tables.bonuses.values()]
     note = _aid_word(tables, "bonuses", "note", lang)
     return AidTable(id="bonuses", title=_aid_word(tables, "bonuses", "title", lang),
-                    header=list(_aid_word(tables, "bonuses", "header", lang) or []), rows=rows,
+                    header=_aid_words(tables, "bonuses", "header", lang), rows=rows,
                     notes=[note] if note else [])
 
 
 def phrase_aid(tables: TakeOverTables, lang: str) -> AidTable:
     note = _aid_word(tables, "phrases", "note", lang)
     return AidTable(id="phrases", title=_aid_word(tables, "phrases", "title", lang),
-                    header=list(_aid_word(tables, "phrases", "header", lang) or []),
+                    header=_aid_words(tables, "phrases", "header", lang),
                     rows=[[_word(phrase, lang)] for phrase in tables.phrases], notes=[note] if note else [])
 
 
