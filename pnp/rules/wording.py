@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pnp.diagnostics import Report
+    from pnp.load.toml_lines import TomlDoc
 
 
 def localised(value: Any, lang: str) -> Any:
@@ -40,6 +44,12 @@ def text_problem(value: Any) -> str | None:
         if not isinstance(text, str):
             return f"expected a text per language, found {text!r}"
     return None
+
+
+def report_aid_problems(doc: TomlDoc, report: Report) -> None:
+    """Each :func:`aid_problems` of a rules.toml as an error at its line."""
+    for path, problem in aid_problems(doc.data.get("aid", {})):
+        report.error(f"{'.'.join(map(str, path))}: {problem}", doc.path, doc.line_of(*path))
 
 
 def aid_problems(aids: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:

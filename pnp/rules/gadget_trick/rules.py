@@ -25,7 +25,7 @@ from pnp.rules.gadget_trick.examples import (
     run_trick,
 )
 from pnp.rules.gadget_trick.settings import Settings, read_settings
-from pnp.rules.wording import aid_problems
+from pnp.rules.wording import report_aid_problems
 
 
 class GadgetTrickRules(GameRules):
@@ -44,8 +44,7 @@ class GadgetTrickRules(GameRules):
         settings = read_settings(game, report)
         if settings is None:
             return
-        for path, problem in aid_problems(settings.doc.data.get("aid", {})):
-            report.error(f"{'.'.join(map(str, path))}: {problem}", settings.doc.path, settings.line(*path))
+        report_aid_problems(settings.doc, report)
         deck = trick_deck(game, settings, report)
         if deck is None or not deck_colours_known(game, settings, deck, report):
             return

@@ -10,7 +10,7 @@ from pnp.diagnostics import Report
 from pnp.model.game import Card, Game
 from pnp.rules.rudy.pricing import market_reach
 from pnp.rules.rudy.tables import PriceRow, Tables
-from pnp.rules.wording import aid_problems
+from pnp.rules.wording import report_aid_problems
 
 
 def check_kinds(game: Game, tables: Tables, report: Report) -> None:
@@ -112,8 +112,7 @@ def check_texts(game: Game, tables: Tables, report: Report) -> None:
     if steps != list(range(1, 10)):
         report.error(f"the turn sequence must list steps 1-9 in order, found {steps}", tables.doc.path,
                      tables.line("turn"))
-    for path, problem in aid_problems(data.get("aid", {})):
-        report.error(f"{'.'.join(map(str, path))}: {problem}", tables.doc.path, tables.line(*path))
+    report_aid_problems(tables.doc, report)
     examples = {example.id: example for example in game.examples}
     for name, erratum in data.get("erratum", {}).items():
         line = tables.line("erratum", name)

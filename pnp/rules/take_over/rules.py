@@ -10,7 +10,7 @@ from pnp.rules.take_over.aids import bonus_aid, ladder_aid, marker_and_goal_text
 from pnp.rules.take_over.checks import Checker
 from pnp.rules.take_over.examples import run_bonus, run_trick
 from pnp.rules.take_over.tables import TakeOverTables, read_tables, section
-from pnp.rules.wording import aid_problems
+from pnp.rules.wording import report_aid_problems
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
@@ -39,8 +39,7 @@ class TakeOverRules(GameRules):
     def check(self, game: Game, report: Report) -> None:
         tables = self.tables(game, report)
         if tables is not None:
-            for path, problem in aid_problems(tables.data.get("aid", {})):
-                report.error(f"{'.'.join(map(str, path))}: {problem}", tables.doc.path, tables.doc.line_of(*path))
+            report_aid_problems(tables.doc, report)
             Checker(game, tables, report).run()
 
     def context(self, game: Game, lang: str) -> dict[str, Any]:
