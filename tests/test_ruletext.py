@@ -270,3 +270,19 @@ def test_names_a_statement_binds_are_not_unknown_past_a_syntax_error(copy: Path)
     _, report = render(load(copy), "en")
     assert [(error.line, error.message) for error in report.errors] == [
         (line_of(path, "rules.pips } pip"), "template syntax error: unexpected '}'")]
+
+
+def test_an_unknown_result_taken_apart_by_a_macro_stays_quiet() -> None:
+    """Take Over That Job's macros take a card id apart (id.split("-"), then colours[...]). When its
+    examples cannot be computed (any rules.toml error), each fence's result is unknown: that printed
+    '?' but stopped the render with "None is undefined", and the text then failed its structure check.
+    Now it prints "?" and only real unknown names are reported."""
+    from pnp.render.rule_template import _UnknownResult, render_template
+
+    source = ('{% macro c(id) %}{% set part = id.split("-") %}{{ colours[part[0]] }} {{ part[1] }}{% endmacro %}\n'
+              "won by {{ c(result.card) }}; {{ colours.bleu }}")
+    text, problems = render_template(source, Path("en.md"), {"colours": {"green": "green"},
+                                                              "result": _UnknownResult()})
+    assert text == "\nwon by ? ?; ?"
+    assert [(p.line, p.message) for p in problems] == [
+        (2, "unknown name in a placeholder: colours has no field 'bleu'")]

@@ -40,11 +40,17 @@ LIST_SEPARATORS = {"ja": "、", "zh": "、"}
 class _UnknownResult(ChainableUndefined):
     """``result`` of an example that does not exist or failed: prints "?" so the rest still renders.
 
-    The unknown id itself is reported by the parser, at the fence's line.
+    The unknown id itself is reported by the parser, at the fence's line; an example that failed is
+    reported by the examples check. So whatever a text does with it (a macro that takes a card id
+    apart: ``id.split("-")``, then looks the colour up) stays unknown and quiet: one problem, not one
+    per placeholder.
     """
 
     def __str__(self) -> str:
         return "?"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _UnknownResult:
+        return self
 
 
 class _RecordedUndefined(ChainableUndefined):
@@ -88,6 +94,8 @@ def _note_unknown(undefined: ChainableUndefined) -> None:
         # Jinja2's optimizer folding a constant at compile time must fail as before, or it would bake
         # "?" into the compiled text where no render can note it.
         undefined._fail_with_undefined_error()
+    if isinstance(getattr(undefined, "_undefined_name", None), _UnknownResult):
+        return  # looked up by an unknown result (colours[?]): that result's problem is reported already
     line = None
     frame = sys._getframe(1)
     while frame is not None:
