@@ -44,7 +44,7 @@ def run_surveillance(game: Game, settings: Settings, inputs: Mapping[str, Any]) 
     players = _int(inputs.get("players"), "players")
     trick = _int(inputs.get("trick"), "trick")
     trump = _colour(settings, inputs.get("trump"))
-    removed_before = {_int(seat, "removed seat") for seat in inputs.get("removed", [])}
+    removed_before = set(_ints(inputs, "removed", []))
     order = [seat for seat in _seats_from(_int(inputs.get("leader"), "leader"), players)
              if seat not in removed_before]
     plays = _played(game, settings, _ids(inputs, "plays"))
@@ -79,13 +79,13 @@ def _watch_card(game: Game, settings: Settings, card_id: str) -> WatchCard:
 
 def run_game_end(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
     players = _int(inputs.get("players"), "players")
-    won_count = [_int(v, "won_count") for v in inputs.get("won_count", [0] * players)]
-    won_trump = [_int(v, "won_trump") for v in inputs.get("won_trump", [0] * players)]
+    won_count = _ints(inputs, "won_count", [0] * players)
+    won_trump = _ints(inputs, "won_trump", [0] * players)
     if len(won_count) != players or len(won_trump) != players:
         raise ExampleError(f"won_count and won_trump need one number per seat ({players})")
     outcome = end_of_trick(
         players=players,
-        removed={_int(seat, "removed seat") for seat in inputs.get("removed", [])},
+        removed=set(_ints(inputs, "removed", [])),
         trick=_int(inputs.get("trick"), "trick"),
         length=settings.tricks_for(players),
         last_winner=_int(inputs.get("last_winner"), "last_winner"),
@@ -97,7 +97,7 @@ def run_game_end(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> d
 
 def run_next_leader(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
     players = _int(inputs.get("players"), "players")
-    removed = {_int(seat, "removed seat") for seat in inputs.get("removed", [])}
+    removed = set(_ints(inputs, "removed", []))
     leader = next_leader(players, _int(inputs.get("winner"), "winner"), removed)
     return {"leader": leader if leader is not None else -1}
 
@@ -107,6 +107,14 @@ def _int(value: Any, what: str) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise ExampleError(f"{what}: expected a whole number, found {value!r}") from None
+
+
+def _ints(inputs: Mapping[str, Any], key: str, default: list[int]) -> list[int]:
+    """A list of whole numbers (seats, counts per seat); anything else is the example's error."""
+    value = inputs.get(key, default)
+    if not isinstance(value, list):
+        raise ExampleError(f"{key}: expected a list of whole numbers, found {value!r}")
+    return [_int(item, key) for item in value]
 
 
 def _ids(inputs: Mapping[str, Any], key: str) -> list[str]:
