@@ -365,16 +365,18 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
 
 def _folder_fix(game_folder: Path, name: str, missing: str) -> str:
     """Where a picture the card list looks for in a missing folder is after all, if anywhere."""
-    stem = os.path.splitext(name)[0]
-    found = _folders_by_picture(game_folder).get(name) or _folders_by_picture(game_folder).get(stem)
+    # keyed by the folder's time too: under pnp watch a folder renamed back changes the answer
+    pictures = _folders_by_picture(game_folder, os.stat(game_folder).st_mtime_ns)
+    found = pictures.get(name) or pictures.get(os.path.splitext(name)[0])
     if found is not None and found != missing:
         return f"the pictures are in {found}/: rename it back to {missing}/, or change the paths to {found}/"
     return f"create {missing}/ in the game folder with the pictures, or fix the paths"
 
 
 @functools.lru_cache(maxsize=8)
-def _folders_by_picture(game_folder: Path) -> dict[str, str]:
-    """Each picture file name (and name without suffix) in the game folder -> the folder holding it."""
+def _folders_by_picture(game_folder: Path, _modified: int) -> dict[str, str]:
+    """Each picture file name (and name without suffix) in the game folder -> the folder holding it;
+    made once for all the cards a missing folder hits."""
     found: dict[str, str] = {}
     for directory, subfolders, files in os.walk(game_folder):
         subfolders.sort()

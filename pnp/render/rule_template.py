@@ -307,23 +307,31 @@ def bind_example_results(source: str) -> str:
     exist anyway. An unclosed fence is left alone; the parser reports it.
     """
     lines = source.split("\n")
+    for start, end, example_id in _example_fences(lines):
+        if end is None:
+            break
+        lines[start] += (f"{{% with result = _example_result({example_id!r}), "
+                         f"inputs = _example_inputs({example_id!r}) %}}")
+        lines[end] = "{% endwith %}" + lines[end]
+    return "\n".join(lines)
+
+
+def _example_fences(lines: Sequence[str]) -> Iterator[tuple[int, int | None, str]]:
+    """(opening line, closing line, example id) of each ``example <id>`` fence, 0-based; the last may
+    be unclosed (closing line None), and nothing after it is a fence."""
     index = 0
     while index < len(lines):
         opener = _FENCE_OPEN.match(lines[index])
-        if not opener:
+        if opener is None:
             index += 1
             continue
         fence = opener.group("fence")
         closer = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
         end = next((k for k in range(index + 1, len(lines)) if closer.match(lines[k])), None)
+        yield index, end, opener.group("id")
         if end is None:
-            break
-        example_id = opener.group("id")
-        lines[index] += (f"{{% with result = _example_result({example_id!r}), "
-                         f"inputs = _example_inputs({example_id!r}) %}}")
-        lines[end] = "{% endwith %}" + lines[end]
+            return
         index = end + 1
-    return "\n".join(lines)
 
 
 class RuleTextError(DataError):
@@ -426,21 +434,9 @@ def _placeholders_one_by_one(env: SandboxedEnvironment, source: str, path: Path,
 
 def _example_lines(source: str) -> dict[int, str]:
     """Line -> the id of the example fence it is inside (the fence lines included)."""
-    inside: dict[int, str] = {}
     lines = source.split("\n")
-    index = 0
-    while index < len(lines):
-        opener = _FENCE_OPEN.match(lines[index])
-        if opener is None:
-            index += 1
-            continue
-        fence = opener.group("fence")
-        closer = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
-        end = next((k for k in range(index + 1, len(lines)) if closer.match(lines[k])), len(lines) - 1)
-        for number in range(index, end + 1):
-            inside[number + 1] = opener.group("id")
-        index = end + 1
-    return inside
+    return {number + 1: example_id for start, end, example_id in _example_fences(lines)
+            for number in range(start, (len(lines) - 1 if end is None else end) + 1)}
 
 
 def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> CodeType:

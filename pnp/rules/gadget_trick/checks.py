@@ -25,7 +25,7 @@ def trick_deck(game: Game, settings: Settings, report: Report) -> dict[str, Card
     return {card.id: card for card in game.cards(settings.deck)}
 
 
-def deck_colours_known(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report) -> bool:
+def deck_colours_known(settings: Settings, deck: Mapping[str, Card], report: Report) -> bool:
     """Whether every trick card has a colour; else one error for them. The setup, surveillance and
     colour-order checks all count colours, and would each repeat that one gap."""
     blank = [card for card in deck.values() if not card.colour]

@@ -46,7 +46,7 @@ class GadgetTrickRules(GameRules):
             return
         report_aid_problems(settings.doc, report)
         deck = trick_deck(game, settings, report)
-        if deck is None or not deck_colours_known(game, settings, deck, report):
+        if deck is None or not deck_colours_known(settings, deck, report):
             return
         check_colour_order(game, settings, deck, report)
         check_setup(game, settings, deck, report)
