@@ -52,6 +52,11 @@ class PaperParam(click.ParamType):
         return f"{paper.width_mm:g}x{paper.height_mm:g}"
 
 
+_out_option = click.option(
+    "--out", type=click.Path(path_type=Path, file_okay=False), default=None,
+    help="Output folder (default: output/ beside data/, wherever in the project pnp runs).")
+
+
 def _data_option(function: Callable[..., Any]):
     return click.option("--data", "data", type=click.Path(path_type=Path, file_okay=False), default=None,
                         help=DATA_HELP)(function)
@@ -141,12 +146,11 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Pat
               help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds.")
 @click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
               help="Resample card art that would print finer than this (smaller PDFs; art is decoded).")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
-              help="Output folder.")
+@_out_option
 def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
           what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str | None,
           back_offset: tuple[float, float] | None, printer: str | None, png: bool, jobs: int | None, force: bool,
-          recompress: bool, max_dpi: int | None, out: Path) -> None:
+          recompress: bool, max_dpi: int | None, out: Path | None) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
     from pnp.commands.build import BuildRequest, printer_settings, run_build
     from pnp.render.card_pdf import PrintOptions
@@ -181,10 +185,9 @@ def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tu
 @cli.command()
 @_data_option
 @_games_languages_papers_what
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
-              help="Output folder.")
+@_out_option
 def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          what: tuple[str, ...], out: Path) -> None:
+          what: tuple[str, ...], out: Path | None) -> None:
     """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any)."""
     from pnp.commands.build import BuildRequest, run_build
     from pnp.commands.watch import run_watch
@@ -219,9 +222,8 @@ def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) ->
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How your printer flips duplex pages.")
 @click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True,
-              help="Output folder.")
-def calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> None:
+@_out_option
+def calibrate(paper: str, duplex_edge: str, lang: str, out: Path | None) -> None:
     """Print a duplex test sheet to measure how far your printer shifts the backs."""
     from pnp.commands.calibrate import run_calibrate
 

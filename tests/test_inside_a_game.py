@@ -60,17 +60,61 @@ def test_list_inside_a_game_lists_it(game: Path) -> None:
     assert "alpha  Alpha  2-4" in output
 
 
-def test_outputs_built_into_the_game_folder_are_no_inputs(game: Path) -> None:
+def test_outputs_built_into_the_game_folder_are_no_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game folder on its own (not under a data/) is its own project: its outputs land in it."""
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["new", "alpha"]).exit_code == 0
+    game = tmp_path / "alpha"
+    (tmp_path / "data" / "alpha").rename(game)
+    monkeypatch.chdir(game / "cards")
     args = ("build", "--what", "cards", "--lang", "en", "--paper", "a4")
     status, output = run(*args)
     assert status == 0 and "wrote 1 file(s)" in output, output
     assert (game / "output" / "alpha" / "en" / "a4" / "cards-deck.pdf").is_file()
+    assert not (game / "cards" / "output").exists()
     status, output = run(*args)
     assert status == 0 and "wrote 0 file(s)" in output and "1 up to date" in output, output
     cards = game / "cards" / "deck.csv"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Red 1", "Red One"), encoding="utf-8")
     status, output = run(*args)
     assert "wrote 1 file(s)" in output, output  # an edit still counts
+
+
+@pytest.mark.parametrize("where", ["", "data", "data/alpha", "data/alpha/cards"])
+def test_anywhere_in_the_project_builds_into_its_output(game: Path, tmp_path: Path, where: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """From a sub-folder, `output/` used to mean one there (cards/output/); the same build from the top
+    then rebuilt everything. Now it is the project's, and what one built the other finds up to date."""
+    args = ("build", "--what", "cards", "--lang", "en", "--paper", "a4")
+    monkeypatch.chdir(tmp_path)
+    status, output = run(*args)
+    assert status == 0 and "wrote 1 file(s)" in output, output
+    monkeypatch.chdir(tmp_path / where)
+    status, output = run(*args)
+    assert status == 0 and "wrote 0 file(s)" in output and "1 up to date" in output, output
+    built = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("cards-deck.pdf"))
+    assert built == ["output/alpha/en/a4/cards-deck.pdf"]
+
+
+def test_explicit_out_and_data_are_relative_to_the_working_folder(game: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(game / "cards")
+    status, output = run("build", "--what", "cards", "--lang", "en", "--paper", "a4", "--out", "here")
+    assert status == 0, output
+    assert (game / "cards" / "here" / "alpha" / "en" / "a4" / "cards-deck.pdf").is_file()
+    monkeypatch.chdir(game)
+    status, output = run("build", "--data", str(tmp_path / "data"), "--what", "cards", "--lang", "en",
+                         "--paper", "a4")
+    assert status == 0, output
+    assert (game / "output" / "alpha" / "en" / "a4" / "cards-deck.pdf").is_file()
+
+
+def test_calibrate_from_inside_the_project_writes_to_its_output(game: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(game.parent)
+    status, output = run("calibrate")
+    assert status == 0, output
+    assert (tmp_path / "output" / "calibration-a4-long-en.pdf").is_file()
 
 
 def test_watch_inside_a_game_watches_it(game: Path) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,7 +11,7 @@ import click
 
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
-from pnp.load.game_folder import data_dir, resolve_games
+from pnp.load.game_folder import data_dir, default_output, resolve_games
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
@@ -32,7 +32,7 @@ class BuildRequest:
     games: tuple[str, ...]
     languages: tuple[str, ...]
     papers: tuple[str, ...]
-    out: Path
+    out: Path | None  # None: the project's output/ (pnp.load.game_folder.default_output)
     options: BuildOptions
     what: tuple[str, ...] = ()
     jobs: int | None = None
@@ -76,6 +76,8 @@ def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) ->
 
 def run_build(data: Path | None, request: BuildRequest) -> int:
     root = data_dir(data)
+    if request.out is None:
+        request = replace(request, out=default_output(explicit_data=data is not None))
     report = Report()
     folders = resolve_games(root, request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:

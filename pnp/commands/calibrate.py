@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pnp.load.game_folder import default_output
 from pnp.render.calibration import write_calibration_sheet
 from pnp.render.calibration_words import all_calibration_strings, calibration_texts
 from pnp.render.fonts import font_cache_dir, prepare_fonts
@@ -13,7 +14,8 @@ from pnp.render.paper import parse_paper
 from pnp.write.output_errors import output_problem
 
 
-def run_calibrate(paper: str, duplex_edge: str, lang: str, out: Path) -> int:
+def run_calibrate(paper: str, duplex_edge: str, lang: str, out: Path | None) -> int:
+    out = default_output() if out is None else out
     texts = calibration_texts(lang)
     fontset = prepare_fonts(all_calibration_strings(lang), font_cache_dir())
     path = out / f"calibration-{paper}-{duplex_edge}-{lang}.pdf"

@@ -8,14 +8,14 @@ import click
 
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
-from pnp.load.game_folder import data_dir, discover, enclosing_game
+from pnp.load.game_folder import data_dir, discover, game_standing_in
 from pnp.model.build import load_game
 from pnp.validate.summary import table
 
 
 def run_list(data: Path | None, lang: str) -> int:
     root = data_dir(data)
-    here = enclosing_game(Path.cwd()) if data is None else None
+    here = game_standing_in(root, explicit_data=data is not None)
     folders = discover(root) or ([here] if here is not None else [])
     if not folders:
         click.echo(f"no games found in {root} (start one with 'pnp new GAME-ID')", err=True)

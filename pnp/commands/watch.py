@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from pnp.load.game_folder import discover, editor_litter, enclosing_game, is_output_folder
+from pnp.load.game_folder import editor_litter, game_standing_in, is_output_folder
 
 Snapshot = dict[Path, tuple[int, int]]
 
@@ -54,9 +54,9 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[
     """Build, then rebuild on every saved change. With ``games``, only their folders are watched and
     only they are built: a designer at work on one game does not wait for the others. Run from inside
     a game folder with no ``data/`` there, it watches that game (as the build takes it)."""
-    if not games and not explicit_data and not discover(data):
-        here = enclosing_game(Path.cwd())
-        games = (str(here),) if here is not None else ()
+    here = None if games else game_standing_in(data, explicit_data)
+    if here is not None:
+        games = (str(here),)
     watched = _watched_games(data, games, explicit_data)
     if watched is None:
         return 1

@@ -69,6 +69,35 @@ def enclosing_game(start: Path) -> Path | None:
     return None
 
 
+def game_standing_in(data: Path, explicit_data: bool = False) -> Path | None:
+    """The game folder pnp runs inside, when that is the game to work on: no ``--data`` was given and
+    no games are where pnp looks (``data``), so the designer's own folder is the one they mean."""
+    if explicit_data or discover(data):
+        return None
+    return enclosing_game(Path.cwd())
+
+
+def default_output(explicit_data: bool = False) -> Path:
+    """Where outputs go without ``--out``: the project's ``output/``, wherever in the project pnp runs.
+
+    A project is the folder holding ``data/`` (the layout ``pnp new`` makes), so a build from
+    ``data/``, from a game folder or from its ``cards/`` writes the same files a build from the top
+    does, and finds them up to date. A game folder on its own, not under a ``data/``, is its own
+    project. With ``--data``, or anywhere else, it is ``output/`` in the working folder.
+    """
+    here = Path.cwd()
+    if explicit_data or (here / "data").is_dir():
+        return Path("output")
+    if data_dir(None) == here:  # inside the folder of games itself
+        project = here.parent if here.name == "data" else here
+    else:
+        game = enclosing_game(here)
+        if game is None:
+            return Path("output")
+        project = game.parent.parent if game.parent.name == "data" else game
+    return Path(os.path.relpath(project / "output", here))
+
+
 def is_output_folder(path: str | Path) -> bool:
     """A folder pnp built into (it keeps its stamps in ``.cache/stamps``): never a game's input, even
     when a designer builds from inside the game folder and the outputs land there."""
@@ -84,7 +113,7 @@ def resolve_games(data: Path, names: tuple[str, ...], report: Report, explicit_d
     is the one the designer is editing.
     """
     games_here = discover(data)
-    standing_in = None if explicit_data or games_here else enclosing_game(Path.cwd())
+    standing_in = None if games_here else game_standing_in(data, explicit_data)
     if not names:
         found = games_here or ([standing_in] if standing_in else [])
         if not found:

@@ -192,7 +192,7 @@ class StampStore:
         written = []
         for path in outputs:
             info = os.stat(path)
-            written.append([str(path), info.st_size, info.st_mtime_ns])
+            written.append([os.path.abspath(path), info.st_size, info.st_mtime_ns])  # any working folder
         data = {"key": key, "outputs": written, "issues": [asdict(i) for i in issues],
                 "warnings": [_warning_entry(w) for w in warnings]}
         with atomic_write(self._path(output)) as handle:
