@@ -466,3 +466,41 @@ def test_small_repeats_and_powers_still_work() -> None:
     assert env.from_string("{{ 'ab'.ljust(4) }}|{{ '{:>3}'.format(7) }}|{{ '%03d' % 7 }}|{{ 'a'|center(3) }}|"
                            "{{ '{:,}'.format(1000000) }}|{{ '%s'|format(10**7) }}|{{ '%d%%' % 5 }}").render() \
         == "ab  |  7|007| a |1,000,000|10000000|5%"
+
+
+# Values of the wrong TOML type, each with the line it is on and words the error must hold. Before,
+# these reached the painter: a list for x was multiplied by a float, a number for a colour was
+# shifted as if it were a hex string, a list for type was looked up in a set (tracebacks all).
+RECT = f'{LAYOUT_HEAD}[[element]]\ntype = "rect"\nx = 5\ny = 5\nw = 10\nh = 10\n'
+WRONGLY_TYPED = {
+    "x-list": (RECT.replace("x = 5", "x = [1, 2]"), 5, ("x = [1, 2]", "a number, or an expression")),
+    "w-table": (RECT.replace("w = 10", "w = {}"), 7, ("w = {}", "a number")),
+    "h-boolean": (RECT.replace("h = 10", "h = true"), 8, ("h = true", "a number")),
+    "fill-number": (RECT + "fill = 1e9\n", 9, ("fill = 1000000000.0", "text in quotes")),
+    "stroke-list": (RECT + 'stroke = ["#000000"]\n', 9, ('stroke = ["#000000"]', "text in quotes")),
+    "bleed-string": (RECT + 'bleed = "false"\n', 9, ('bleed = "false"', "true or false")),
+    "type-list": (f'{LAYOUT_HEAD}[[element]]\ntype = ["rect"]\n', 4, ('type = ["rect"]', "one element type")),
+    "when-number": (RECT + "when = 3\n", 9, ("when = 3", "a condition")),
+    "text-table": (text_element("x").replace('text = "x"', "text = { a = 1 }"), 9, ("text = { a = 1 }",)),
+    "safe-zone": ('safe_zone = "wide"\n' + RECT, 1, ('safe_zone = "wide"', "distance in mm")),
+    "element-number": ("element = 3\n", 1, ("element = 3", "not a list of elements")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRONGLY_TYPED))
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_value_of_the_wrong_type_is_a_layout_error(game: NewGame, command: str, case: str) -> None:
+    layout, line, words = WRONGLY_TYPED[case]
+    game.write_layout(layout)
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {line}, *words)
+    assert game.pdfs_written() == []
+
+
+def test_a_number_for_text_is_printed(game: NewGame) -> None:
+    game.write_layout(text_element("x").replace('text = "x"', "text = 7"))
+    result = game.run("build")
+    assert result.exit_code == 0, result.output
+    pdf = pdfium.PdfDocument(game.pdfs_written()[0])
+    assert "7" in pdf[0].get_textpage().get_text_range()

@@ -52,6 +52,38 @@ REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
+def value_type_problem(key: str, value: object) -> str | None:
+    """Why a value written in a layout file cannot stand for ``key`` (a list where a number belongs),
+    or None. Strings are expressions and templates, checked once bound to a card."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if key in NUMERIC_KEYS:
+        wanted = None if number or isinstance(value, str) else 'a number, or an expression in quotes ("width / 2")'
+    elif key in BOOLEAN_KEYS:
+        wanted = None if isinstance(value, bool) else "true or false, without quotes"
+    elif key == "when":
+        wanted = None if isinstance(value, str | bool) else 'a condition in quotes ("card.rank is not none")'
+    elif key in TEXT_OR_NUMBER_KEYS:
+        wanted = None if number or isinstance(value, str) else "text in quotes"
+    else:
+        wanted = None if isinstance(value, str) else "text in quotes"
+    if wanted is None:
+        return None
+    return f"{key} = {_toml_value(value)} should be {wanted}"
+
+
+def _toml_value(value: object) -> str:
+    """A value as the layout file writes it, for a message."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }" if value else "{}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
+
+
 def choice_problem(key: str, value: object) -> str | None:
     """Why ``value`` is not allowed for ``key``, or None when it is."""
     allowed = CHOICES.get(key)
@@ -60,6 +92,10 @@ def choice_problem(key: str, value: object) -> str | None:
     hint = closest(str(value), allowed)
     return (f"{key} = {value!r} is not one of {', '.join(allowed)}"
             + (f" (did you mean {hint!r}?)" if hint else ""))
+#: keys that take true or false, written as such (a quoted "false" would read as true)
+BOOLEAN_KEYS = {"bleed", "dash"}
+#: keys whose text may also be written as a bare number (text = 5, symbol = 7)
+TEXT_OR_NUMBER_KEYS = {"text", "symbol"}
 LAYOUT_KEYS = {"name", "description", "element", "safe_zone"}
 SAFE_ZONE_MM = 3.0
 
@@ -166,12 +202,22 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
         if key not in LAYOUT_KEYS:
             report.warning(f"layout {name!r}: unknown key {key!r} (ignored)", doc.path, doc.line_of(key))
     elements = []
-    for index, raw in enumerate(data.get("element", [])):
+    raw_elements = data.get("element", [])
+    if not isinstance(raw_elements, list) or not all(isinstance(raw, dict) for raw in raw_elements):
+        report.error(f"layout {name!r}: element = {_toml_value(raw_elements)} is not a list of elements",
+                     doc.path, doc.line_of("element"),
+                     "write each element as an [[element]] table with type = \"...\" and its keys")
+        raw_elements = [raw for raw in raw_elements if isinstance(raw, dict)] if isinstance(raw_elements, list) else []
+    for index, raw in enumerate(raw_elements):
         line = doc.line_of("element", index)
         kind = raw.get("type")
         if kind is None:
             report.error(f"layout {name!r}: an element without a type", doc.path, line,
                          f"add type = \"...\" to it, one of: {', '.join(ELEMENT_KEYS)}")
+            continue
+        if not isinstance(kind, str):
+            report.error(f"layout {name!r}: type = {_toml_value(kind)} should be one element type in quotes",
+                         doc.path, doc.line_of("element", index, "type"), f"use one of: {', '.join(ELEMENT_KEYS)}")
             continue
         if kind not in ELEMENT_KEYS:
             hint = closest(str(kind), ELEMENT_KEYS)
@@ -185,9 +231,16 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
                 report.warning(f"layout {name!r}: {kind} element has unknown key {key!r} (ignored)", doc.path,
                                doc.line_of("element", index, key), f"did you mean {hint!r}?" if hint else
                                f"the {kind} element takes: {', '.join(sorted(allowed))}")
-        values = {k: as_expression(v) if k in NUMERIC_KEYS else v for k, v in raw.items() if k in ELEMENT_KEYS[kind]}
+        values = {}
+        for key, value in raw.items():
+            problem = value_type_problem(key, value) if key in allowed else None
+            if problem:
+                report.error(f"layout {name!r}: {kind} element: {problem}", doc.path,
+                             doc.line_of("element", index, key))
+            elif key in ELEMENT_KEYS[kind]:
+                values[key] = as_expression(value) if key in NUMERIC_KEYS else value
         for key in REQUIRED_KEYS.get(kind, ()):
-            if key not in values:
+            if key not in raw:  # one of the wrong type is reported above
                 report.error(f"layout {name!r}: {kind} element needs {key!r}", doc.path, line,
                              f"add {key} = ... to this element")
         for key, value in values.items():
@@ -200,9 +253,16 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
                 report.error(f"layout {name!r}: {kind}.{key} must be positive, found {value}", doc.path,
                              doc.line_of("element", index, key))
         key_lines = {key: found for key in raw if (found := doc.line_of("element", index, key)) is not None}
-        elements.append(Element(type=kind, values=values, when=as_expression(raw.get("when")), line=line,
+        when = raw.get("when")
+        if isinstance(when, bool) or value_type_problem("when", when):
+            when = None if when is True or not isinstance(when, bool) else "false"
+        elements.append(Element(type=kind, values=values, when=as_expression(when), line=line,
                                 key_lines=key_lines))
     safe_zone = data.get("safe_zone", SAFE_ZONE_MM)
+    if isinstance(safe_zone, bool) or not isinstance(safe_zone, int | float) or safe_zone < 0:
+        report.error(f"layout {name!r}: safe_zone = {_toml_value(safe_zone)} should be a distance in mm, 0 or more",
+                     doc.path, doc.line_of("safe_zone"), f"the usual is safe_zone = {SAFE_ZONE_MM:g}")
+        safe_zone = SAFE_ZONE_MM
     return Layout(name=name, path=label, elements=tuple(elements), description=str(data.get("description", "")),
                   safe_zone=float(safe_zone))
 
