@@ -178,7 +178,7 @@ def test_negative_size_names_the_key_and_line(game: NewGame, command: str) -> No
     game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "rect"\nx = 5\ny = 5\nw = -5\nh = 10\nfill = "#000000"\n')
     result = game.run(command)
     assert_fails_cleanly(result)
-    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 4}, "w must be positive", "-5")
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 4}, "w = -5 must be positive")
     assert game.pdfs_written() == []
 
 
@@ -504,3 +504,27 @@ def test_a_number_for_text_is_printed(game: NewGame) -> None:
     assert result.exit_code == 0, result.output
     pdf = pdfium.PdfDocument(game.pdfs_written()[0])
     assert "7" in pdf[0].get_textpage().get_text_range()
+
+
+# Numbers no card can take: a pattern repeating every 0.001 mm drew for hours; a coordinate of 1e300
+# (or an expression overflowing to infinity) ended in reportlab's "number too large" traceback.
+OUT_OF_RANGE = {
+    "spacing-written": (f'{LAYOUT_HEAD}[[element]]\ntype = "pattern"\nspacing = 0.001\n', 5,
+                        ("spacing = 0.001 is finer than a pattern can repeat",)),
+    "spacing-computed": (f'{LAYOUT_HEAD}[[element]]\ntype = "pattern"\nspacing = "width / 1000"\n', 5,
+                         ("gives 0.0635, which is finer", FIRST_CARD)),
+    "x-written": (RECT.replace("x = 5", "x = 1e300"), 5, ("x = 1e+300 is out of range",)),
+    "x-computed": (RECT.replace("x = 5", 'x = "1e308 * 10"'), 5, ("gives inf, which is out of range",)),
+    "w-computed": (RECT.replace("w = 10", 'w = "width - 100"'), 7, ("gives -36.5, which must be positive",)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUT_OF_RANGE))
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_number_out_of_range_is_a_layout_error(game: NewGame, command: str, case: str) -> None:
+    layout, line, words = OUT_OF_RANGE[case]
+    game.write_layout(layout)
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {line}, *words)
+    assert game.pdfs_written() == []

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.model.game import Card, Component, Game, Term
 from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
-from pnp.render.layout import NUMERIC_KEYS, Element, Layout, choice_problem
+from pnp.render.layout import NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
 
 if TYPE_CHECKING:
     from jinja2.sandbox import SandboxedEnvironment
@@ -315,6 +315,9 @@ class Binder:
                 if unknown is not None:
                     raise ValueError(f"{key} = {value!r}: {unknown}")
                 raise ValueError(f"{key} = {value!r} gives {result!r}, not a number")
+            problem = number_problem(key, result)
+            if problem is not None:
+                raise ValueError(f"{key} = {value!r} gives {result:g}, which {problem}")
             return float(result)
         if "{" not in value:
             text = value

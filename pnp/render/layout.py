@@ -12,6 +12,7 @@ layouts in its own ``layouts/`` folder.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -69,6 +70,28 @@ def value_type_problem(key: str, value: object) -> str | None:
     if wanted is None:
         return None
     return f"{key} = {_toml_value(value)} should be {wanted}"
+
+
+#: layout numbers are mm, pt or degrees: none is sensibly more than ten metres (reportlab refuses
+#: the largest, and a card is a few centimetres)
+LARGEST_MEASURE = 10_000
+#: keys whose number must be above zero
+POSITIVE_KEYS = ("w", "h", "size", "min_size", "stroke_width", "spacing")
+#: a pattern repeats at most this finely (mm): a finer one prints as a grey, and drawing a
+#: 0.001 mm repeat over a card would take hours
+FINEST_SPACING = 1.0
+
+
+def number_problem(key: str, value: float) -> str | None:
+    """What is wrong with a number (written, or given by an expression) as ``key``'s value, said of
+    it ("must be positive"), or None."""
+    if not math.isfinite(value) or abs(value) > LARGEST_MEASURE:
+        return f"is out of range (at most {LARGEST_MEASURE:,} either way)"
+    if key in POSITIVE_KEYS and value <= 0:
+        return "must be positive"
+    if key == "spacing" and value < FINEST_SPACING:
+        return f"is finer than a pattern can repeat (at least {FINEST_SPACING:g} mm)"
+    return None
 
 
 def _toml_value(value: object) -> str:
@@ -247,10 +270,10 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             problem = choice_problem(key, value) if isinstance(value, str) and "{" not in value else None
             if problem:
                 report.error(f"layout {name!r}: {problem}", doc.path, doc.line_of("element", index, key))
-        for key in ("w", "h", "size", "min_size", "stroke_width", "spacing"):
-            value = values.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:
-                report.error(f"layout {name!r}: {kind}.{key} must be positive, found {value}", doc.path,
+        for key, value in values.items():
+            problem = number_problem(key, value) if isinstance(value, int | float) else None
+            if problem:
+                report.error(f"layout {name!r}: {kind}.{key} = {value:g} {problem}", doc.path,
                              doc.line_of("element", index, key))
         key_lines = {key: found for key in raw if (found := doc.line_of("element", index, key)) is not None}
         when = raw.get("when")
