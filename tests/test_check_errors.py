@@ -387,7 +387,8 @@ def test_a_broken_rules_model_is_not_buried_under_example_errors(tmp_path: Path)
     replace(rules, "value = 13", 'value = "thirteen"')
     code, output = run("check", "--data", str(data), "two-ops")
     assert code == 1
-    assert f"two-ops/rules.toml:{line_of(rules, '[ranks.K]')}: error: rank K needs a whole-number value" in output
+    value_line = line_of(rules, 'value = "thirteen"')  # the value that is wrong, not its table's header
+    assert f"two-ops/rules.toml:{value_line}: error: rank K needs a whole-number value" in output
     assert output.count("examples.toml") == 1
     assert "two-ops-face.toml" not in output  # the kings' operator lines print "?": no layout error per king
     assert "two-ops/examples.toml: note: 16 worked example(s) not recomputed" in output

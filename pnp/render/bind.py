@@ -153,6 +153,14 @@ def term_view(term: Term | None, lang: str) -> dict[str, Any] | None:
             "icon": term.extra.get("icon"), "colour": term.colour}
 
 
+class TextsInError(dict):
+    """Card texts a rules module could not make because rules.toml has errors (reported there, once):
+    a text a layout asks for prints "?" rather than being reported again, card by card."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
 def card_context(game: Game, component: Component, card: Card | None, lang: str,
                  generated: Mapping[str, Mapping[str, str]], ink_saver: bool) -> dict[str, Any]:
     """The names a layout can use; documented in docs/layouts.md."""
@@ -177,7 +185,7 @@ def card_context(game: Game, component: Component, card: Card | None, lang: str,
             "name": card.text("name", lang),
             "text": card.text("text", lang),
             "fields": {**card.fields, **{k: v.get(lang, "") for k, v in card.texts.items()}},
-            "generated": dict(generated.get(card.id, {})),
+            "generated": (TextsInError if isinstance(generated, TextsInError) else dict)(generated.get(card.id, {})),
             "provisional": card.provisional,
         }
         context["colour"] = term_view(game.colours.get(colour_id) if colour_id else None, lang)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
 from pnp.model.game import Card, Component, Game, where
-from pnp.render.bind import Binder, BindError, Resolved, card_context, forget_resolved_folders, image_path
+from pnp.render.bind import Binder, BindError, Resolved, TextsInError, card_context, forget_resolved_folders, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet
 from pnp.render.forms import SidePlan, form_box, shelf_of
@@ -76,6 +76,8 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
     binder = Binder(game)
     shelf = IconShelf([game.path / "icons"])
     generated = rules.card_texts(game, lang)
+    if rules.data_has_errors(game):
+        generated = TextsInError(generated)
     bound: dict[str, BoundComponent] = {}
     for component in game.components.values():
         if not component.printed or not component.cards:

@@ -50,7 +50,7 @@ def make_markdown() -> MarkdownIt:
 class _Parser:
     """Turns markdown-it's syntax tree into blocks, reporting what a printed rulebook cannot show."""
 
-    def __init__(self, path: Path, report: Report, example_ids: set[str], table_ids: set[str]) -> None:
+    def __init__(self, path: Path, report: Report, example_ids: set[str], table_ids: set[str] | None) -> None:
         self.path = path
         self.report = report
         self.example_ids = example_ids
@@ -174,7 +174,7 @@ class _Parser:
         marker = _TABLE_MARKER.match(content)
         if marker:
             table_id = marker.group("id")
-            if table_id not in self.table_ids:
+            if self.table_ids is not None and table_id not in self.table_ids:
                 known = ", ".join(sorted(self.table_ids)) or "none"
                 self.report.error(f"there is no aid table {table_id!r}", self.path, line,
                                   f"tables this game's rules compute: {known}")
@@ -248,8 +248,12 @@ def _merge(runs: list[Text]) -> Runs:
     return tuple(merged)
 
 
-def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str], table_ids: set[str]) -> list[Block]:
-    """Blocks of an already rendered rule text; problems go to ``report`` with this file's lines."""
+def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str],
+                    table_ids: set[str] | None) -> list[Block]:
+    """Blocks of an already rendered rule text; problems go to ``report`` with this file's lines.
+
+    ``table_ids`` None: the aid tables are unknown (rules.toml has errors, reported there), so a
+    table marker is not checked against them."""
     parser = _Parser(path, report, example_ids, table_ids)
     blocks = parser.parse(text)
     first = next(iter(blocks), None)

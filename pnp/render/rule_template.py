@@ -207,8 +207,8 @@ def player_names(game: Game, lang: str) -> dict[str, str]:
     return {str(key): value for key, value in names.items() if isinstance(value, str) and value}
 
 
-def rule_context(game: Game, rules: GameRules, lang: str,
-                 results: Mapping[str, Mapping[str, Any] | None]) -> dict[str, Any]:
+def rule_context(game: Game, rules: GameRules, lang: str, results: Mapping[str, Mapping[str, Any] | None],
+                 rules_broken: bool = False) -> dict[str, Any]:
     """The names a rule text can use; documented in docs/rulebooks.md.
 
     Only plain dicts, lists, numbers and strings go in, so the sandbox has no
@@ -231,6 +231,7 @@ def rule_context(game: Game, rules: GameRules, lang: str,
     def example_result(example_id: str) -> ResultView | _UnknownResult:
         return result_view(results.get(example_id))
 
+    rules_view = _plain_data(dict(rules.context(game, lang)))
     inputs = {example.id: example.inputs for example in game.examples}
     names = player_names(game, lang)
 
@@ -258,7 +259,7 @@ def rule_context(game: Game, rules: GameRules, lang: str,
         "colours": {cid: term.name(lang) for cid, term in game.colours.items()},
         "suits": {sid: {"name": term.name(lang), "symbol": term.symbol or ""} for sid, term in game.suits.items()},
         "kinds": {kid: term.name(lang) for kid, term in game.kinds.items()},
-        "rules": _plain_data(dict(rules.context(game, lang))),
+        "rules": _BrokenRulesView(rules_view) if rules_broken else rules_view,
         "examples": {eid: result_view(result) for eid, result in results.items()},
         "table": table,
         "card": card,
@@ -268,6 +269,18 @@ def rule_context(game: Game, rules: GameRules, lang: str,
         "_example_inputs": example_inputs,
         "result": _UnknownResult(),  # outside an example block, or in one that is never closed
     }
+
+
+class _BrokenRulesView(dict):
+    """``rules`` when rules.toml has errors: a number it could not give is unknown and quiet ("?").
+
+    The error is reported once, at its line in rules.toml; the rule texts that read the value would
+    otherwise each report "rules has no field 'rounds'", which is not so (the field is there, wrong).
+    A misspelt ``rules.`` name is quiet too until rules.toml is fixed; then it is reported.
+    """
+
+    def __missing__(self, key: str) -> _UnknownResult:
+        return _UnknownResult()
 
 
 def _plain_data(value: Any) -> Any:

@@ -27,9 +27,10 @@ numbers stay those of the source file.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.load.rule_files import rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
@@ -46,20 +47,38 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     if results is None:
         results = compute_results(game, rules)
     source = None
-    table_ids = {table.id for table in rules.aid_tables(game, lang)}
+    # with rules.toml in error, what the texts read from it (numbers, aid tables) is missing or wrong
+    # for that reason, reported there once: not one error per placeholder that reads it
+    rules_broken = rules.data_has_errors(game)
+    table_ids = None if rules_broken else {table.id for table in rules.aid_tables(game, lang)}
     example_ids = {e.id for e in game.examples}
     try:
         source = read_text(path)
-        rendered, unknown_names = render_template(source, path, rule_context(game, rules, lang, results))
+        context = rule_context(game, rules, lang, results, rules_broken=rules_broken)
+        rendered, unknown_names = render_template(source, path, context)
     except DataError as exc:
-        report.diagnostics.append(exc.diagnostic)
-        report.diagnostics.extend(getattr(exc, "more", ()))  # found past a syntax error, in the same run
+        found = [exc.diagnostic, *getattr(exc, "more", ())]  # more: found past a syntax error, in the same run
+        report.diagnostics.extend(_while_rules_broken(found) if rules_broken else found)
         if source is not None:  # it could not be rendered: its structure can still be checked, in the same run
             parse_rule_text(without_template_code(source), path, report, example_ids, table_ids)
         return None
-    report.diagnostics.extend(unknown_names)  # printed as "?": the text still parses, for its other problems
+    # printed as "?": the text still parses, for its other problems
+    report.diagnostics.extend(_while_rules_broken(unknown_names) if rules_broken else unknown_names)
     blocks = parse_rule_text(rendered, path, report, example_ids, table_ids)
     return RuleText(game.id, lang, path, tuple(blocks), results)
+
+
+#: what a placeholder's failure says when it reads rules.toml's values (a syntax error does not)
+_READS_THE_RULES = ("placeholder failed:", "unknown name in a placeholder:")
+
+
+def _while_rules_broken(found: list[Diagnostic]) -> list[Diagnostic]:
+    """A placeholder that failed while rules.toml has errors most likely read a value they broke
+    (``x // rules.colour_order|length`` with the colours unreadable): a note to look again once
+    they are fixed, not an error of its own."""
+    return [replace(d, level=Level.NOTE, message=f"not worked out while rules.toml has errors: {d.message}",
+                    fix="fix the errors in rules.toml first; pnp check then checks this placeholder")
+            if d.level is Level.ERROR and d.message.startswith(_READS_THE_RULES) else d for d in found]
 
 
 def require_rule_text(game: Game, rules: GameRules, lang: str) -> RuleText:

@@ -62,6 +62,15 @@ class GameRules:
         """
         return None
 
+    def data_has_errors(self, game: Game) -> bool:
+        """Whether rules.toml has errors (reported by the check): what rule texts read from it (its
+        numbers, its aid tables) is then missing for that reason, not because a text misnamed it."""
+        from pnp.diagnostics import Report
+
+        problems = Report()
+        self.rules_data(game, problems)
+        return bool(problems.errors)
+
     def check(self, game: Game, report: Report) -> None:
         """Add game-specific problems to ``report``; never raise on bad data."""
 

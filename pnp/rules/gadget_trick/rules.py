@@ -41,15 +41,20 @@ class GadgetTrickRules(GameRules):
         return read_settings(game, report)
 
     def check(self, game: Game, report: Report) -> None:
+        errors_before = len(report.errors)
         settings = read_settings(game, report)
         if settings is None:
             return
+        # settings read with errors hold defaults where the errors are: comparing the setup with them
+        # would report each unreadable number again as a disagreement ("hand is 9 but the rules give 10")
+        settings_whole = len(report.errors) == errors_before
         report_aid_problems(settings.doc, report)
         deck = trick_deck(game, settings, report)
         if deck is None or not deck_colours_known(settings, deck, report):
             return
         check_colour_order(game, settings, deck, report)
-        check_setup(game, settings, deck, report)
+        if settings_whole:
+            check_setup(game, settings, deck, report)
         check_surveillance(game, settings, deck, report)
         check_gadgets(game, settings, report)
         for lang in game.languages:

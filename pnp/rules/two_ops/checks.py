@@ -68,7 +68,7 @@ def check_deck(game: Game, tables: TwoOpsTables, report: Report) -> None:
         if card.kind == tables.number_kind and not in_range:
             report.error(f"number card {card.id} has rank {card.rank}; numbers run "
                          f"{tables.number_min}-{tables.number_max}", where, line)
-        if card.kind == tables.operator_kind and card.rank not in court_ranks:
+        if card.kind == tables.operator_kind and card.rank not in court_ranks and not tables.unreadable_ranks:
             known = ", ".join(f"{k}={v}" for k, v in tables.ranks.items())
             report.error(f"operator card {card.id} has rank {card.rank}, which the operator table does not "
                          f"cover (ranks: {known})", where, line)

@@ -59,7 +59,8 @@ class _Reader:
         for letter, entry in ranks.items():
             value = entry.get("value") if isinstance(entry, Mapping) else None
             if not isinstance(value, int) or isinstance(value, bool):
-                self.error(f"rank {letter} needs a whole-number value (the deck's rank)", "ranks", letter)
+                self.error(f"rank {letter} needs a whole-number value (the deck's rank)", "ranks", letter, "value")
+                self.tables.unreadable_ranks.add(letter)
                 continue
             self.tables.ranks[letter] = value
         if not self.tables.ranks:
@@ -135,7 +136,9 @@ class _Reader:
         rank, relation = entry.get("rank"), entry.get("relation")
         name = f"{rank}/{relation}"
         ok = True
-        if not _one_of(rank, self.tables.ranks):
+        if _one_of(rank, self.tables.unreadable_ranks):
+            ok = False  # the rank is there, its value is wrong: reported at the rank
+        elif not _one_of(rank, self.tables.ranks):
             known = ", ".join(self.tables.ranks)
             self.error(f"operator entry {index + 1} ({name}) has unknown rank {rank!r} (known: {known})",
                        "operator", index, "rank")

@@ -59,6 +59,7 @@ class TwoOpsTables:
     number_max: int = 10
     colours: tuple[str, ...] = ("red", "black")
     ranks: dict[str, int] = field(default_factory=dict)  # letter -> deck rank
+    unreadable_ranks: set[str] = field(default_factory=set)  # letters whose value is in error (reported)
     deal: DealNumbers | None = None
     relation_words: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     operators: dict[tuple[str, str], OperatorRule] = field(default_factory=dict)

@@ -1,0 +1,90 @@
+"""One mistake in rules.toml is one error, not one per rule text that reads the value.
+
+Before, `rounds = "x"` in Take Over That Job's rules.toml gave the true error at its line, then
+"3 bonuses, but 0 bonus phases" (the bonus check counted phases from the unreadable rounds), then
+"rules has no field 'rounds'" at four lines of the English and Japanese rule texts. The field is
+there; it is wrong, and that is said once, where it is.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def check_with(tmp_path: Path, game: str, old: str, new: str) -> tuple[int, list[str], str]:
+    folder = tmp_path / "data" / game
+    shutil.copytree(DATA / game, folder)
+    rules = folder / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert old in text
+    rules.write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    line = text[: text.index(old)].count("\n") + 1
+    return result.exit_code, errors, f"rules.toml:{line}: error: "
+
+
+def test_unreadable_rounds_is_one_error_at_its_line(tmp_path: Path) -> None:
+    status, errors, where = check_with(tmp_path, "take-over-that-job", "rounds = 4", 'rounds = "x"')
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and "play.rounds must be a whole number above 0, got 'x'" in errors[0]
+
+
+def test_a_wrong_but_readable_value_still_reaches_the_rule_texts(tmp_path: Path) -> None:
+    """Guard: only values the model could not read are quiet. A readable rounds = 5 is used as is, and
+    its consequences (the goal numbers and the bonus phases no longer add up) are still errors."""
+    status, errors, _ = check_with(tmp_path, "take-over-that-job", "rounds = 4", "rounds = 5")
+    assert status == 1
+    assert any("5 rounds, but each hand aims once" in e for e in errors), errors
+    assert any("3 bonuses, but 4 bonus phases" in e for e in errors), errors
+    assert not any("rules/" in e for e in errors), errors
+
+
+# One unreadable number in each game's rules.toml, and what it used to bring with it.
+ONE_ERROR_EACH = {
+    # the operator entries and court cards of K were "unknown rank 'K'" and "not covered" (7 more)
+    "two-ops-rank": ("two-ops", "[ranks.K]\nvalue = 13", '[ranks.K]\nvalue = "x"',
+                     "rank K needs a whole-number value", 1),
+    # every aid table went, so every table marker in both rule texts was "no aid table" (10 more)
+    "rudy-market": ("rudy", "market_limit = 8", 'market_limit = "x"', "deck.market_limit: expected a whole number", 0),
+    # layouts' generated texts were "unknown field", the rule texts a ZeroDivisionError (4 more)
+    "gadget-trick-colours": ("gadget-trick", "extra_colours = 1", 'extra_colours = "x"',
+                             "deal.extra_colours: expected a whole number", 0),
+    # the setup was compared with the default deal: "hand is 9 but the rules give 10" (2 more)
+    "gadget-trick-exception": ("gadget-trick", "players = 6", 'players = "x"',
+                               "deal.exception[1].players: expected a whole number", 0),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ONE_ERROR_EACH))
+def test_an_unreadable_number_is_one_error(tmp_path: Path, case: str) -> None:
+    game, old, new, message, line_offset = ONE_ERROR_EACH[case]
+    status, errors, where = check_with(tmp_path, game, old, new)
+    assert status == 1
+    assert len(errors) == 1, errors
+    line = int(where.split(":")[1]) + line_offset
+    assert f"rules.toml:{line}: error: " in errors[0] and message in errors[0], errors
+
+
+def test_a_placeholder_that_fails_on_the_broken_value_is_a_note(tmp_path: Path) -> None:
+    """Gadget Trick's "{{ components.trick.count // rules.colour_order|length }}" divides by zero with the
+    colours unreadable: that is said as a note at the placeholder, to look at again once rules.toml is
+    fixed."""
+    folder = tmp_path / "data" / "gadget-trick"
+    shutil.copytree(DATA / "gadget-trick", folder)
+    rules = folder / "rules.toml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("extra_colours = 1", 'extra_colours = "x"'),
+                     encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "gadget-trick"])
+    notes = [line for line in result.output.splitlines() if "not worked out while rules.toml has errors" in line]
+    assert any("rules/en.md:" in n and ": note: " in n and "ZeroDivisionError" in n for n in notes), result.output
