@@ -75,6 +75,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         source_language=source_language,
         languages=tuple(languages),
         players=players or (1, 1),
+        unreadable=frozenset() if players is not None or "players" not in data else frozenset({"players"}),
         credits=reader.table(data, (), "credits", required=True),
         terms=reader.languages_map(data, (), "terms", languages),
         colours=colours,
@@ -101,7 +102,9 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     elif isinstance(author, dict):
         reader.languages_map(credits, ("credits",), "author", languages)
     game.components = _components(reader, files, game, report)
-    game.setup = _setup(reader, data, game)
+    game.setup, dropped_rows = _setup(reader, data, game)
+    if dropped_rows:
+        game.unreadable = game.unreadable | {"setup"}
     game.notes = _notes(reader, data)
     game.examples = _examples(files, report)
     game.examples_data = files.examples
@@ -271,6 +274,7 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             kind=kind,
             names=reader.languages_map(table, path, "name", game.languages),
             count=count if count is not None else 0,
+            count_known=count is not None or "count" not in table,
             size=size,
             shape=reader.string(table, path, "shape", "round" if kind == "tokens" else "rect") or "rect",
             printed=bool(printed),
@@ -346,13 +350,16 @@ def _deal(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...]
     return Deal(pool=pool, in_play=in_play, hand=hand, revealed=revealed, left=left, kinds=tuple(kinds))
 
 
-def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> dict[int, SetupRow]:
+def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[dict[int, SetupRow], bool]:
+    """The setup rows by player count, and whether a row in error was left out (reported)."""
     rows: dict[int, SetupRow] = {}
+    dropped_rows = False
     default_pool = next((c.id for c in game.components.values() if c.kind == "cards"), None)
     for index, table in enumerate(data.get("setup", [])):
         path = ("setup", index)
         if not isinstance(table, dict):
             reader.error(path, "expected a [[setup]] table")
+            dropped_rows = True
             continue
         reader.unknown_keys(table, path, SETUP_KEYS)
         players = _players(reader, table.get("players"), path + ("players",))
@@ -367,7 +374,10 @@ def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> dict[int, Se
         tricks = reader.integer(table, path, "tricks", None)  # read once: a bad value is one error
         colours = reader.integer(table, path, "colours", None)
         if players is None or main is None:
+            dropped_rows = True
             continue
+        unreadable = frozenset(key for key, value in (("tricks", tricks), ("colours", colours))
+                               if value is None and key in table)
         source = Source(reader.doc.path, reader.line(*path))
         for count in range(players[0], players[1] + 1):
             if count in rows:
@@ -375,8 +385,8 @@ def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> dict[int, Se
                              f"(line {rows[count].source.line if rows[count].source else '?'})")
                 continue
             rows[count] = SetupRow(players=count, main=main, also=also, tricks=tricks, colours=colours,
-                                   source=source)
-    return rows
+                                   source=source, unreadable=unreadable)
+    return rows, dropped_rows
 
 
 def _notes(reader: TomlReader, data: dict[str, Any]) -> tuple[SeedNote, ...]:

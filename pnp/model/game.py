@@ -97,6 +97,7 @@ class Component:
     cards: tuple[Card, ...] = ()
     source: Source | None = None
     list_failed: bool = False  # the card list could not be read: skip checks that count it
+    count_known: bool = True  # False: game.toml's count is in error (reported), so nothing is compared with it
     descriptions: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -134,6 +135,7 @@ class SetupRow:
     tricks: int | None = None
     colours: int | None = None
     source: Source | None = None
+    unreadable: frozenset[str] = frozenset()  # keys in error (reported): None here, compared with nothing
 
     @property
     def in_play(self) -> int:
@@ -206,6 +208,9 @@ class Game:
     age: int | None = None
     rank_labels: dict[int, str] = field(default_factory=dict)  # e.g. 1 -> "A" for a standard deck
     fonts: dict[str, Path] = field(default_factory=dict)  # role -> the game's own font file, if it names one
+    #: parts of game.toml in error ("players", "setup"), reported where they are: checks that would compare
+    #: with them (every player count against the setup rows) stay quiet rather than repeat the error
+    unreadable: frozenset[str] = frozenset()
 
     def rank_label(self, rank: int | None) -> str:
         if rank is None:

@@ -41,8 +41,12 @@ from pnp.rules.base import GameRules
 
 
 def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
-                   results: Mapping[str, Mapping[str, Any] | None] | None = None) -> RuleText | None:
-    """Read, render and parse ``rules/<lang>.md``; ``None`` (with the reason in ``report``) if it can't be."""
+                   results: Mapping[str, Mapping[str, Any] | None] | None = None,
+                   data_in_error: bool = False) -> RuleText | None:
+    """Read, render and parse ``rules/<lang>.md``; ``None`` (with the reason in ``report``) if it can't be.
+
+    ``data_in_error``: game.toml or a card list has errors (reported), so a placeholder that reads the
+    part in error (``setup[4]`` with its row unreadable) fails for that reason: it is a note."""
     path = rule_text_path(game, lang)
     if results is None:
         results = compute_results(game, rules)
@@ -50,6 +54,7 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     # with rules.toml in error, what the texts read from it (numbers, aid tables) is missing or wrong
     # for that reason, reported there once: not one error per placeholder that reads it
     rules_broken = rules.data_has_errors(game)
+    reason = "rules.toml has errors" if rules_broken else "the game's data has errors" if data_in_error else None
     table_ids = None if rules_broken else {table.id for table in rules.aid_tables(game, lang)}
     example_ids = {e.id for e in game.examples}
     try:
@@ -58,12 +63,12 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
         rendered, unknown_names = render_template(source, path, context)
     except DataError as exc:
         found = [exc.diagnostic, *getattr(exc, "more", ())]  # more: found past a syntax error, in the same run
-        report.diagnostics.extend(_while_rules_broken(found) if rules_broken else found)
+        report.diagnostics.extend(_while_in_error(found, reason) if reason else found)
         if source is not None:  # it could not be rendered: its structure can still be checked, in the same run
             parse_rule_text(without_template_code(source), path, report, example_ids, table_ids)
         return None
     # printed as "?": the text still parses, for its other problems
-    report.diagnostics.extend(_while_rules_broken(unknown_names) if rules_broken else unknown_names)
+    report.diagnostics.extend(_while_in_error(unknown_names, reason) if reason else unknown_names)
     blocks = parse_rule_text(rendered, path, report, example_ids, table_ids)
     return RuleText(game.id, lang, path, tuple(blocks), results)
 
@@ -72,12 +77,12 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
 _READS_THE_RULES = ("placeholder failed:", "unknown name in a placeholder:")
 
 
-def _while_rules_broken(found: list[Diagnostic]) -> list[Diagnostic]:
-    """A placeholder that failed while rules.toml has errors most likely read a value they broke
-    (``x // rules.colour_order|length`` with the colours unreadable): a note to look again once
-    they are fixed, not an error of its own."""
-    return [replace(d, level=Level.NOTE, message=f"not worked out while rules.toml has errors: {d.message}",
-                    fix="fix the errors in rules.toml first; pnp check then checks this placeholder")
+def _while_in_error(found: list[Diagnostic], reason: str) -> list[Diagnostic]:
+    """A placeholder that failed while the data it reads has errors most likely read a value they broke
+    (``x // rules.colour_order|length`` with the colours unreadable): a note to look again once they
+    are fixed, not an error of its own."""
+    return [replace(d, level=Level.NOTE, message=f"not worked out while {reason}: {d.message}",
+                    fix="fix those errors first; pnp check then checks this placeholder")
             if d.level is Level.ERROR and d.message.startswith(_READS_THE_RULES) else d for d in found]
 
 

@@ -36,6 +36,7 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     ``text_report`` takes their problems apart, so that a translation in progress
     stops the rulebook and not the card sheets.
     """
+    data_in_error = bool(report.errors)  # the model's: what rule texts read may be missing for that reason
     generic.check_counts(game, report)
     generic.check_vocabulary(game, report)
     generic.check_duplicate_ids(game, report)
@@ -60,7 +61,7 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     if rule_texts and has_rule_texts(game):  # the Markdown machinery is imported only where it is needed
         from pnp.validate.translations import check_translations
 
-        check_translations(game, report if text_report is None else text_report, rules, results)
+        check_translations(game, report if text_report is None else text_report, rules, results, data_in_error)
     elif rule_texts:
         report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
     return rules, outcome

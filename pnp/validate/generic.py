@@ -13,7 +13,7 @@ from pnp.model.game import Card, Component, Game, where
 def check_counts(game: Game, report: Report) -> None:
     """Declared component counts against what the card lists hold."""
     for component in game.components.values():
-        if component.cards_file is None or component.list_failed:
+        if component.cards_file is None or component.list_failed or not component.count_known:
             continue
         if component.found != component.count:
             report.error(
@@ -114,14 +114,14 @@ def check_setup(game: Game, report: Report) -> None:
     """Setup arithmetic for every supported player count."""
     low, high = game.players
     for players in range(low, high + 1):
-        if players not in game.setup:
+        if players not in game.setup and not game.unreadable:  # else the row or range in error would say it
             report.error(f"no setup row for {players} players", _manifest(game),
                          game.manifest.line_of("players") if game.manifest else None,
                          "add a [[setup]] row covering this player count, or narrow 'players'")
     short: dict[tuple, list[int]] = {}  # one problem, many player counts: a [[setup]] row covers several
     for players, row in sorted(game.setup.items()):
         line = row.source.line if row.source else None
-        if not low <= players <= high:
+        if not low <= players <= high and "players" not in game.unreadable:
             report.error(f"setup row for {players} players, but the game is for {low}-{high}", _manifest(game), line)
         for name, deal in row.deals.items():
             label = "" if name == "main" else f" ({name})"

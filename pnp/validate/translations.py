@@ -251,7 +251,8 @@ def analyse_translations(game: Game, report: Report, languages: Sequence[str] | 
 
 
 def check_translations(game: Game, report: Report, rules: GameRules | None = None,
-                       results: Mapping[str, Mapping[str, Any] | None] | None = None) -> None:
+                       results: Mapping[str, Mapping[str, Any] | None] | None = None,
+                       data_in_error: bool = False) -> None:
     """Add every rule-text and translation problem to ``report`` (called by pnp check).
 
     Rule texts are rendered and parsed in every language, so template errors,
@@ -276,7 +277,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
                          f"translate {source.name} into {path.name}" if lang != game.source_language
                          else f"write the source rule text {path.name}")
             continue
-        text = load_rule_text(game, rules, lang, report, results)
+        text = load_rule_text(game, rules, lang, report, results, data_in_error)
         if text is not None:
             placed[lang] = {ref.example for ref in text.examples}
             check_glyphs(text, report, game.fonts)

@@ -69,7 +69,7 @@ def check_setup(game: Game, settings: Settings, deck: Mapping[str, Card], report
         stated = {"colours": row.colours, "in_play": row.in_play, "hand": row.hand, "tricks": row.tricks,
                   "revealed": row.revealed, "left": row.left}
         for key, value in expected.items():
-            if stated[key] != value and not (key == "left" and stated[key] is None):
+            if stated[key] != value and not (key == "left" and stated[key] is None) and key not in row.unreadable:
                 report.error(f"{players} players: {key} is {stated[key]} but the rules give {value}",
                              *where(row.source),
                              f"set {key} = {value} (rules.toml [deal]: colours = players + "

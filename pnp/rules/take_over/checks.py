@@ -79,7 +79,7 @@ class Checker:
             if not 0 <= goal <= tricks:
                 self.report.error(f"goal number {goal} cannot be met in {tricks} tricks",
                                   *self.at("play", "goal_numbers"))
-        if tuple(self.game.players) != (players, players):
+        if tuple(self.game.players) != (players, players) and "players" not in self.game.unreadable:
             where = ((self.game.manifest.path, self.game.manifest.line_of("players")) if self.game.manifest
                      else self.at("play", "players"))
             self.report.error(f"game.toml says {self.game.players[0]}-{self.game.players[1]} players, but the "

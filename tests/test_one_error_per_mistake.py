@@ -1,4 +1,4 @@
-"""One mistake in rules.toml is one error, not one per rule text that reads the value.
+"""One mistake in rules.toml or game.toml is one error, not one per rule text or check that reads the value.
 
 Before, `rounds = "x"` in Take Over That Job's rules.toml gave the true error at its line, then
 "3 bonuses, but 0 bonus phases" (the bonus check counted phases from the unreadable rounds), then
@@ -19,10 +19,10 @@ from pnp.cli import cli
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def check_with(tmp_path: Path, game: str, old: str, new: str) -> tuple[int, list[str], str]:
+def check_with(tmp_path: Path, game: str, old: str, new: str, file: str = "rules.toml") -> tuple[int, list[str], str]:
     folder = tmp_path / "data" / game
     shutil.copytree(DATA / game, folder)
-    rules = folder / "rules.toml"
+    rules = folder / file
     text = rules.read_text(encoding="utf-8")
     assert old in text
     rules.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -30,7 +30,7 @@ def check_with(tmp_path: Path, game: str, old: str, new: str) -> tuple[int, list
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     errors = [line for line in result.output.splitlines() if ": error: " in line]
     line = text[: text.index(old)].count("\n") + 1
-    return result.exit_code, errors, f"rules.toml:{line}: error: "
+    return result.exit_code, errors, f"{file}:{line}: error: "
 
 
 def test_unreadable_rounds_is_one_error_at_its_line(tmp_path: Path) -> None:
@@ -88,3 +88,33 @@ def test_a_placeholder_that_fails_on_the_broken_value_is_a_note(tmp_path: Path) 
     result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "gadget-trick"])
     notes = [line for line in result.output.splitlines() if "not worked out while rules.toml has errors" in line]
     assert any("rules/en.md:" in n and ": note: " in n and "ZeroDivisionError" in n for n in notes), result.output
+
+
+# game.toml, and what each unreadable number brought with it before
+ONE_ERROR_IN_THE_MANIFEST = {
+    # "component 'deck' declares 0 pieces but cards/deck.csv holds 52"
+    "count": ("two-ops", "count = 52", 'count = "x"', "components.deck.count: expected a whole number"),
+    # the row was dropped: "no setup row for 2 players" ... for 6
+    "setup-row": ("two-ops", "in_play = 40", 'in_play = "x"', "setup[1].in_play: expected a whole number"),
+    # players fell back to 1-1: no setup row for 1, the row for 4 outside 1-1, the deal for exactly 4,
+    # and "dict object has no element 1" in the rule texts
+    "players": ("take-over-that-job", "players = 4", 'players = "x"', "players: expected a player count"),
+    # "3 players: colours is None but the rules give 4"
+    "setup-field": ("gadget-trick", "colours = 4", 'colours = "x"', "setup[1].colours: expected a whole number"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ONE_ERROR_IN_THE_MANIFEST))
+def test_an_unreadable_number_in_the_manifest_is_one_error(tmp_path: Path, case: str) -> None:
+    game, old, new, message = ONE_ERROR_IN_THE_MANIFEST[case]
+    status, errors, where = check_with(tmp_path, game, old, new, "game.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and message in errors[0], errors
+
+
+def test_a_missing_setup_row_is_still_an_error(tmp_path: Path) -> None:
+    """Guard: only rows in error excuse a player count. A range widened past the rows is still found."""
+    status, errors, _ = check_with(tmp_path, "two-ops", "players = [2, 6]", "players = [2, 7]", "game.toml")
+    assert status == 1
+    assert any("no setup row for 7 players" in e for e in errors), errors
