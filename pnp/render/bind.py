@@ -7,7 +7,6 @@ layout's unknown field or missing image before anything is rendered.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pnp.model.game import Card, Component, Game, Term
 from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
 from pnp.render.layout import NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
+from pnp.render.sandbox import bounded_render, make_environment, template_fault, time_limit
 
 if TYPE_CHECKING:
     from jinja2.sandbox import SandboxedEnvironment
@@ -48,90 +48,6 @@ class Resolved:
     type: str
     values: dict[str, Any]
     line: int | None
-
-
-#: the longest string or list a layout or rule text may make with *, and the largest power with **
-LONGEST_REPEAT = 100_000
-LARGEST_EXPONENT = 1_000
-#: str methods that pad to a width they are given
-PADDING_METHODS = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs"})
-#: a width or precision in a format spec ({:>20}, {:.3f}) or a %-format (%20s, %.3f)
-_FORMAT_WIDTHS = re.compile(r"(?:\{[^{}]*:|%)[^{}%\d]*?(\d+)(?:\.(\d+))?")
-
-
-def _check_format_widths(template: object, too_wide: Callable[[object], None]) -> None:
-    """Refuse a format string whose widths would build a huge string ("%1000000000d" % 1)."""
-    if isinstance(template, str):
-        for match in _FORMAT_WIDTHS.finditer(template):
-            for number in match.groups():
-                if number is not None:
-                    too_wide(int(number))
-
-
-def make_environment() -> SandboxedEnvironment:
-    """Jinja2's sandbox: a layout or rule text from someone else cannot run code, nor fill the memory
-    (``{{ "a" * 10**9 }}`` would build a gigabyte string; Jinja2's own sandbox lets it)."""
-    from jinja2 import StrictUndefined
-
-    return _bounded_sandbox()(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
-
-
-@functools.cache
-def _bounded_sandbox() -> type[SandboxedEnvironment]:
-    """The sandbox class, made once, when a layout or rule text first needs Jinja2 (not at import)."""
-    from jinja2.sandbox import SandboxedEnvironment, SecurityError
-
-    def too_wide(width: object) -> None:
-        if isinstance(width, int) and width > LONGEST_REPEAT:
-            raise SecurityError(f"a width of {width:,} is too wide (at most {LONGEST_REPEAT:,})")
-
-    def bounded_filter(name: str, function):  # noqa: ANN001, ANN202 - any filter
-        def checked(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-            if name == "format":  # the values are the text's; the spec's widths count
-                _check_format_widths(args[0] if args else None, too_wide)
-            else:
-                for value in (*args[1:], *kwargs.values()):
-                    too_wide(value)
-            return function(*args, **kwargs)
-        return functools.wraps(function)(checked)
-
-    class BoundedSandbox(SandboxedEnvironment):
-        intercepted_binops = frozenset({"*", "**", "%"})
-
-        def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
-            super().__init__(*args, **kwargs)
-            # filters that pad to a width: "x"|center(10**9) is a gigabyte too
-            for name in ("center", "indent", "format"):
-                self.filters[name] = bounded_filter(name, self.filters[name])
-
-        def call(__self, __context, __obj, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201, N805
-            # "x".ljust(10**9), "{:>1000000000}".format(1): str methods that pad to a width (Jinja2 hands
-            # str.format over wrapped, to format it in the sandbox)
-            method = getattr(__obj, "__wrapped__", __obj)
-            if getattr(method, "__self__", None).__class__ is str:
-                name = getattr(method, "__name__", "")
-                if name in PADDING_METHODS:
-                    for value in (*args, *kwargs.values()):
-                        too_wide(value)
-                elif name in ("format", "format_map"):  # the values are the text's; the spec's widths count
-                    _check_format_widths(method.__self__, too_wide)
-            return super().call(__context, __obj, *args, **kwargs)
-
-        def call_binop(self, context, operator, left, right):  # noqa: ANN001, ANN201 - Jinja2's signature
-            if operator == "%":
-                if isinstance(left, str):
-                    _check_format_widths(left, too_wide)
-            elif operator == "*":
-                for sequence, times in ((left, right), (right, left)):
-                    if isinstance(sequence, str | list | tuple) and isinstance(times, int) \
-                            and len(sequence) * times > LONGEST_REPEAT:
-                        raise SecurityError(f"a repeat of {len(sequence) * times:,} items is too long "
-                                            f"(at most {LONGEST_REPEAT:,})")
-            elif isinstance(right, int | float) and abs(right) > LARGEST_EXPONENT:
-                raise SecurityError(f"an exponent of {right:,} is too large (at most {LARGEST_EXPONENT:,})")
-            return super().call_binop(context, operator, left, right)
-
-    return BoundedSandbox
 
 
 _SHARED: list = []  # the process's one default sandbox, made on first use
@@ -235,32 +151,33 @@ class Binder:
         plans = self._plans.get((layout.name, layout.path, static_key))
         if plans is None:
             plans = self._plans[(layout.name, layout.path, static_key)] = [self._plan(e) for e in layout.elements]
-        for plan in plans:
-            element = plan.element
-            key: str | None = "when"  # the key being evaluated, for the line of an error
-            try:
-                if element.when is not None and not self._cached(static_key, "when", element.when, context,
-                                                                 self._when):
-                    continue
-                if plan.static is None:
-                    static = {}
-                    for key, value in element.values.items():
-                        if key not in plan.dynamic:
-                            static[key] = self._cached(static_key, key, value, context, self._value)
-                    key = None
-                    _check_choices(static, layout, element)
-                    plan.static = static
-                values = dict(plan.static)
-                for key in plan.dynamic:
-                    values[key] = self._value(key, element.values[key], context)
-            except Exception as exc:
-                problem = _missing_field(exc, element, context) or _binding_problem(exc)
-                if problem is None:
-                    raise  # not the layout's fault: a bug keeps its traceback
-                raise BindError(problem, layout, element, key) from None
-            if plan.dynamic:
-                _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
-            resolved.append(Resolved(element.type, values, element.line))
+        with time_limit():  # a template looping for ever stops with an error, not the build
+            for plan in plans:
+                element = plan.element
+                key: str | None = "when"  # the key being evaluated, for the line of an error
+                try:
+                    if element.when is not None and not self._cached(static_key, "when", element.when, context,
+                                                                     self._when):
+                        continue
+                    if plan.static is None:
+                        static = {}
+                        for key, value in element.values.items():
+                            if key not in plan.dynamic:
+                                static[key] = self._cached(static_key, key, value, context, self._value)
+                        key = None
+                        _check_choices(static, layout, element)
+                        plan.static = static
+                    values = dict(plan.static)
+                    for key in plan.dynamic:
+                        values[key] = self._value(key, element.values[key], context)
+                except Exception as exc:
+                    problem = _missing_field(exc, element, context) or _binding_problem(exc)
+                    if problem is None:
+                        raise  # not the layout's fault: a bug keeps its traceback
+                    raise BindError(problem, layout, element, key) from None
+                if plan.dynamic:
+                    _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
+                resolved.append(Resolved(element.type, values, element.line))
         return resolved
 
     @property
@@ -332,7 +249,7 @@ class Binder:
         else:
             text = self._plain_lookup(value, context)
             if text is None:
-                text = self._template(value).render(**context)
+                text = bounded_render(self._template(value), context)
         if key in COLOUR_KEYS:
             return self.colour(text)
         return text
@@ -445,7 +362,7 @@ def _binding_problem(exc: Exception) -> str | None:
         return f"unknown field: {exc}"
     if type(exc) is ValueError:
         return str(exc)  # pnp's own words: the value and what is wrong with it
-    if isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError):
+    if isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError) or template_fault(exc):
         return f"{type(exc).__name__}: {exc}"
     return None
 

@@ -29,7 +29,8 @@ from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.load.user_cache import user_cache_dir, write_bytes_cache
 from pnp.model.game import Game
-from pnp.render.bind import describe_missing, make_environment
+from pnp.render.bind import describe_missing
+from pnp.render.sandbox import bounded_render, make_environment, template_fault, time_limit
 from pnp.rules.base import ExampleError, GameRules
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*example\s+(?P<id>[A-Za-z0-9_.-]+)\s*$")
@@ -378,17 +379,23 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
         rendering = _Rendering(str(path), template, context)
         token = _RENDERING.set(rendering)
         try:
-            rendered = template.render(**context)
+            with time_limit():
+                rendered = bounded_render(template, context)
         finally:
             _RENDERING.reset(token)
     except SecurityError as exc:
+        internals = "unsafe" in str(exc) or "safely" in str(exc)  # Jinja2's words; the rest are pnp's bounds
         raise RuleTextError(f"refused by the sandbox: {exc}", path, _template_line(exc, path),
-                            "a rule text may read the names listed in docs/rulebooks.md, "
-                            "never Python internals") from None
+                            "a rule text may read the names listed in docs/rulebooks.md, never Python internals"
+                            if internals else "make the loop, repeat or width smaller: a rule text prints a "
+                            "rulebook, not megabytes") from None
     except UndefinedError as exc:
         raise RuleTextError(f"unknown name in a placeholder: {exc.message}", path, _template_line(exc, path),
                             fix) from None
-    except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+    except Exception as exc:
+        if not (isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError | LookupError)
+                or template_fault(exc)):
+            raise  # a bug in pnp's own helpers keeps its traceback
         raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
                             _template_line(exc, path)) from None
     problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
@@ -435,8 +442,12 @@ def _placeholders_one_by_one(env: SandboxedEnvironment, source: str, path: Path,
         rendering = _Rendering(template.filename or "<template>", template, names)
         token = _RENDERING.set(rendering)
         try:
-            template.render(**names)
-        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError):
+            with time_limit():
+                bounded_render(template, names)
+        except Exception as exc:
+            if not (isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError | LookupError)
+                    or template_fault(exc)):
+                raise
             continue  # a failure past the names: the whole text reports it once it compiles
         finally:
             _RENDERING.reset(token)
