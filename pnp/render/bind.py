@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pnp.model.game import Card, Component, Game, Term
 from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
 from pnp.render.layout import NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
-from pnp.render.sandbox import bounded_render, make_environment, template_fault, time_limit
+from pnp.render.sandbox import bounded_render, make_environment, template_fault
 
 if TYPE_CHECKING:
     from jinja2.sandbox import SandboxedEnvironment
@@ -151,33 +151,32 @@ class Binder:
         plans = self._plans.get((layout.name, layout.path, static_key))
         if plans is None:
             plans = self._plans[(layout.name, layout.path, static_key)] = [self._plan(e) for e in layout.elements]
-        with time_limit():  # a template looping for ever stops with an error, not the build
-            for plan in plans:
-                element = plan.element
-                key: str | None = "when"  # the key being evaluated, for the line of an error
-                try:
-                    if element.when is not None and not self._cached(static_key, "when", element.when, context,
-                                                                     self._when):
-                        continue
-                    if plan.static is None:
-                        static = {}
-                        for key, value in element.values.items():
-                            if key not in plan.dynamic:
-                                static[key] = self._cached(static_key, key, value, context, self._value)
-                        key = None
-                        _check_choices(static, layout, element)
-                        plan.static = static
-                    values = dict(plan.static)
-                    for key in plan.dynamic:
-                        values[key] = self._value(key, element.values[key], context)
-                except Exception as exc:
-                    problem = _missing_field(exc, element, context) or _binding_problem(exc)
-                    if problem is None:
-                        raise  # not the layout's fault: a bug keeps its traceback
-                    raise BindError(problem, layout, element, key) from None
-                if plan.dynamic:
-                    _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
-                resolved.append(Resolved(element.type, values, element.line))
+        for plan in plans:
+            element = plan.element
+            key: str | None = "when"  # the key being evaluated, for the line of an error
+            try:
+                if element.when is not None and not self._cached(static_key, "when", element.when, context,
+                                                                 self._when):
+                    continue
+                if plan.static is None:
+                    static = {}
+                    for key, value in element.values.items():
+                        if key not in plan.dynamic:
+                            static[key] = self._cached(static_key, key, value, context, self._value)
+                    key = None
+                    _check_choices(static, layout, element)
+                    plan.static = static
+                values = dict(plan.static)
+                for key in plan.dynamic:
+                    values[key] = self._value(key, element.values[key], context)
+            except Exception as exc:
+                problem = _missing_field(exc, element, context) or _binding_problem(exc)
+                if problem is None:
+                    raise  # not the layout's fault: a bug keeps its traceback
+                raise BindError(problem, layout, element, key) from None
+            if plan.dynamic:
+                _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
+            resolved.append(Resolved(element.type, values, element.line))
         return resolved
 
     @property

@@ -24,6 +24,7 @@ from pnp.render.fonts import FontSet
 from pnp.render.forms import SidePlan, form_box, shelf_of
 from pnp.render.ink_saver import on_white_paper
 from pnp.render.layout import Element, Layout, LayoutLibrary, load_library, text_outside_safe_zone
+from pnp.render.sandbox import time_limit
 from pnp.render.textbox import parse_card_markup
 from pnp.rules.base import GameRules
 
@@ -100,31 +101,33 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
         result = BoundComponent(component, layouts["face"].name, layouts["back"].name)
         failed: dict[LayoutProblem, list[str]] = {}  # one layout problem, the cards it hits
         pictures = CardErrors()  # problems of the cards' own pictures
-        for card in component.cards:
-            context = card_context(game, component, card, lang, generated, ink_saver)
-            try:
-                face = binder.resolve(layouts["face"], context)
-                back = binder.resolve(layouts["back"], context)
-            except BindError as exc:
-                key = LayoutProblem(exc.layout.name, exc.layout.path, exc.line, str(exc),
-                                    "fix the expression, or the card data it reads")
-                failed.setdefault(key, []).append(card.id)
-                continue
-            problems = [problem for role, elements in (("face", face), ("back", back))
-                        for problem in _check_elements(game, component, card, layouts[role], elements, shelf,
-                                                       report)]
-            for problem in problems:
-                if isinstance(problem, LayoutProblem):  # the layout's: one error for all the cards it hits
-                    failed.setdefault(problem, []).append(card.id)
-                else:  # the card's own picture: at its row in the card list (a missing folder once for all)
-                    pictures.add(problem.message.removeprefix(f"card {card.id!r}: "), problem.file, problem.line,
-                                 problem.fix, card.id)
-            if problems:
-                continue
-            if ink_saver:
-                size = component.trim_mm
-                face, back = on_white_paper(face, size), on_white_paper(back, size)
-            result.cards.append(BoundCard(card, face, back))
+        with time_limit(running=False) as clock:  # each card's layouts get their own time (10 s)
+            for card in component.cards:
+                context = card_context(game, component, card, lang, generated, ink_saver)
+                try:
+                    with clock:
+                        face = binder.resolve(layouts["face"], context)
+                        back = binder.resolve(layouts["back"], context)
+                except BindError as exc:
+                    key = LayoutProblem(exc.layout.name, exc.layout.path, exc.line, str(exc),
+                                        "fix the expression, or the card data it reads")
+                    failed.setdefault(key, []).append(card.id)
+                    continue
+                problems = [problem for role, elements in (("face", face), ("back", back))
+                            for problem in _check_elements(game, component, card, layouts[role], elements, shelf,
+                                                           report)]
+                for problem in problems:
+                    if isinstance(problem, LayoutProblem):  # the layout's: one error for all the cards it hits
+                        failed.setdefault(problem, []).append(card.id)
+                    else:  # the card's own picture: at its row in the card list (a missing folder once for all)
+                        pictures.add(problem.message.removeprefix(f"card {card.id!r}: "), problem.file, problem.line,
+                                     problem.fix, card.id)
+                if problems:
+                    continue
+                if ink_saver:
+                    size = component.trim_mm
+                    face, back = on_white_paper(face, size), on_white_paper(back, size)
+                result.cards.append(BoundCard(card, face, back))
         pictures.report_to(report)
         for problem, card_ids in failed.items():
             report.error(f"layout {problem.layout!r}, {cards_named(card_ids)}: {problem.message}",
