@@ -39,3 +39,17 @@ def test_one_component_has_no_total() -> None:
     output = check("two-ops")
     assert "deck      52     63.5 × 88.9 mm  6 (9 a sheet)  6 (9 a sheet)" in output
     assert "\ntotal" not in output
+
+
+def test_the_json_report_carries_the_sheets_too() -> None:
+    """A script that orders paper reads the same counts (Rudy's, worked out by hand above)."""
+    import json
+
+    result = CliRunner().invoke(cli, ["check", "--data", str(DATA), "rudy", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    printing = {entry["component"]: entry for entry in json.loads(result.output)["games"][0]["printing"]}
+    assert printing["deck"]["cards"] == 64 and printing["deck"]["size_mm"] == [63.5, 88.9]
+    assert printing["deck"]["papers"]["a4"] == {"sheets": 8, "cards_a_sheet": 9}
+    assert printing["coins"]["papers"] == {"a4": {"sheets": 1, "cards_a_sheet": 88},
+                                           "letter": {"sheets": 1, "cards_a_sheet": 80}}
+    assert printing["coins"]["duplex"] is True and printing["coins"]["bleed_mm"] == 3.0

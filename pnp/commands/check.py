@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from pnp.commands.languages import language_fix
-from pnp.commands.sheet_counts import HEADER, sheet_rows
+from pnp.commands.sheet_counts import HEADER, sheet_records, sheet_rows
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.validate import check_folder
@@ -25,12 +25,13 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
             click.echo(diagnostic.format(Path.cwd()), err=True)
     failed = bool(report.errors)
     total = {"errors": 0, "warnings": 0, "notes": 0}
-    checked: list[tuple[str, Report]] = []
+    checked: list[tuple[str, Report, list[dict[str, object]]]] = []
     results = []
     for folder in folders:
         result = check_folder(folder)
         results.append(result)
-        checked.append((result.game.id if result.game else folder.name, result.report))
+        checked.append((result.game.id if result.game else folder.name, result.report,
+                        sheet_records(result.game) if result.game is not None and output == "json" else []))
         if output == "text":
             sheets = (HEADER, sheet_rows(result.game)) if result.game is not None else None
             click.echo(format_check(result, lang, Path.cwd(), strict, sheets))
@@ -53,7 +54,7 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
     elif output == "github":
         from pnp.commands.check_output import github_annotations
 
-        every = [*report.diagnostics, *(d for _, game_report in checked for d in game_report.diagnostics)]
+        every = [*report.diagnostics, *(d for _, game_report, _ in checked for d in game_report.diagnostics)]
         for line in github_annotations(every, Path.cwd()):
             click.echo(line)
         click.echo(summary)

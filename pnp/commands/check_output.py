@@ -29,14 +29,17 @@ def diagnostic_record(diagnostic: Diagnostic, base: Path) -> dict[str, object]:
             "line": diagnostic.line, "message": diagnostic.message, "fix": diagnostic.fix}
 
 
-def json_report(games: Sequence[tuple[str, Report]], general: Report, failed: bool, base: Path) -> str:
-    """One JSON document: each game's counts and diagnostics, problems found before any game, the verdict."""
+def json_report(games: Sequence[tuple[str, Report, list[dict[str, object]]]], general: Report, failed: bool,
+                base: Path) -> str:
+    """One JSON document: each game's counts, diagnostics and the sheets its components take to print
+    (pnp.commands.sheet_counts), problems found before any game, the verdict."""
     return json.dumps({
         "failed": failed,
         "general": [diagnostic_record(d, base) for d in general.diagnostics],
         "games": [{"game": name, "errors": len(report.errors), "warnings": len(report.warnings),
-                   "notes": len(report.notes), "diagnostics": [diagnostic_record(d, base) for d in report.diagnostics]}
-                  for name, report in games],
+                   "notes": len(report.notes), "diagnostics": [diagnostic_record(d, base) for d in report.diagnostics],
+                   "printing": printing}
+                  for name, report, printing in games],
     }, ensure_ascii=False, indent=1)
 
 

@@ -7,6 +7,7 @@ The counts come from the same imposition the build uses, on the papers a build m
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from pnp.model.game import Game
 from pnp.render.imposition import plan_sheet
@@ -17,30 +18,58 @@ PAPERS = ("a4", "letter")
 BLEED_MM = 3.0
 
 
-def sheet_rows(game: Game) -> list[list[str]]:
-    """One row per printed component with cards: its cards, size and sheets on each default paper;
-    a total row when there are several."""
-    rows: list[list[str]] = []
-    totals = dict.fromkeys(PAPERS, 0)
+@dataclass(frozen=True)
+class ComponentSheets:
+    """What one printed component takes: its cards and size, and per default paper the sheets and the
+    cards on each (None: the card does not fit that paper)."""
+
+    component: str
+    cards: int
+    size_mm: tuple[float, float]
+    papers: dict[str, tuple[int, int] | None]  # paper -> (sheets, cards a sheet)
+
+
+def sheet_counts(game: Game) -> list[ComponentSheets]:
+    """Each printed component with cards, as the default build imposes it."""
+    counts = []
     for component in game.components.values():
         if not component.printed or not component.cards or component.list_failed:
             continue
         width, height = component.trim_mm
         card = CardSize(width, height, "custom")
-        cells = [component.id, str(component.found), f"{width:g} × {height:g} mm"]
+        papers: dict[str, tuple[int, int] | None] = {}
         for paper in PAPERS:
             try:
                 per_sheet = plan_sheet(PAPER_SIZES[paper], card, bleed_mm=BLEED_MM).capacity
             except ImpositionError:
-                cells.append("too big")
+                papers[paper] = None
                 continue
-            sheets = math.ceil(component.found / per_sheet)
-            totals[paper] += sheets
-            cells.append(f"{sheets} ({per_sheet} a sheet)")
-        rows.append(cells)
+            papers[paper] = (math.ceil(component.found / per_sheet), per_sheet)
+        counts.append(ComponentSheets(component.id, component.found, (width, height), papers))
+    return counts
+
+
+def sheet_rows(game: Game) -> list[list[str]]:
+    """The text table's rows: one per printed component, and a total row when there are several."""
+    counts = sheet_counts(game)
+    rows = [[entry.component, str(entry.cards), f"{entry.size_mm[0]:g} × {entry.size_mm[1]:g} mm",
+             *("too big" if entry.papers[paper] is None else
+               f"{entry.papers[paper][0]} ({entry.papers[paper][1]} a sheet)" for paper in PAPERS)]
+            for entry in counts]
     if len(rows) > 1:
-        rows.append(["total", str(sum(int(row[1]) for row in rows)), "", *(str(totals[p]) for p in PAPERS)])
+        totals = [str(sum(entry.papers[paper][0] for entry in counts if entry.papers[paper] is not None))
+                  for paper in PAPERS]
+        rows.append(["total", str(sum(entry.cards for entry in counts)), "", *totals])
     return rows
+
+
+def sheet_records(game: Game) -> list[dict[str, object]]:
+    """The same for `pnp check --format json`."""
+    return [{"component": entry.component, "cards": entry.cards, "size_mm": list(entry.size_mm),
+             "papers": {paper: None if found is None else {"sheets": found[0], "cards_a_sheet": found[1]}
+                        for paper, found in entry.papers.items()},
+             "duplex": True, "bleed_mm": BLEED_MM}
+            for entry in sheet_counts(game)]
 
 
 HEADER = ["printing", "cards", "size", "A4 sheets", "Letter sheets"]
