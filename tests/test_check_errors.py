@@ -392,7 +392,7 @@ def test_a_broken_rules_model_is_not_buried_under_example_errors(tmp_path: Path)
     assert output.count("examples.toml") == 1
     assert "two-ops-face.toml" not in output  # the kings' operator lines print "?": no layout error per king
     assert "two-ops/examples.toml: note: 16 worked example(s) not recomputed" in output
-    assert "examples: 0 recomputed, 16 left until the rules model's errors are fixed" in output
+    assert "examples: 0 recomputed, 16 left until the errors below are fixed" in output
     replace(rules, 'value = "thirteen"', "value = 13")
     code, output = run("check", "--data", str(data), "two-ops")
     assert code == 0 and "examples: 16 recomputed (16 ok)" in output

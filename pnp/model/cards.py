@@ -118,6 +118,11 @@ def _require_language_columns(table: CsvTable, localised: list[str], languages: 
                              table.path, header_line, f"add a {base}.{lang} column with the translations")
 
 
+#: copies of one card a list may ask for: more is a typo (99999999 took 15 s and 4.7 GB to check,
+#: and would print a million sheets)
+MOST_COPIES = 10_000
+
+
 def _count(raw: str, table: CsvTable, line: int, errors: CardErrors, card_id: str) -> int | None:
     """The count; None (an error noted) when it is no count."""
     text = raw.strip() or "1"
@@ -128,6 +133,11 @@ def _count(raw: str, table: CsvTable, line: int, errors: CardErrors, card_id: st
         return None
     if value < 0:
         errors.add(f"count {value} is negative", table.path, line, "write 0 or more", card_id)
+        return None
+    if value > MOST_COPIES:
+        errors.add(f"count {value:,} is more copies of one card than pnp prints (at most {MOST_COPIES:,})",
+                   table.path, line, "check the count: a typo of a few digits, or a tally of another column?",
+                   card_id)
         return None
     return value
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import Report
+from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
 from pnp.model.game import Game, where
@@ -36,7 +37,9 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     ``text_report`` takes their problems apart, so that a translation in progress
     stops the rulebook and not the card sheets.
     """
-    data_in_error = bool(report.errors)  # the model's: what rule texts read may be missing for that reason
+    # the model's errors, but for the examples' own: what rule texts and examples read may be missing for them
+    examples_file = (game.path / EXAMPLES).resolve()
+    data_in_error = any(error.file is None or Path(error.file).resolve() != examples_file for error in report.errors)
     generic.check_counts(game, report)
     generic.check_vocabulary(game, report)
     generic.check_duplicate_ids(game, report)
@@ -52,8 +55,10 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     errors_before = len(report.errors)
     rules.check(game, report)
     results: dict = {}
-    if len(report.errors) > errors_before:  # every example would fail for the model's fault, not its own
-        outcome = skip_examples(game, report, results)
+    if data_in_error or len(report.errors) > errors_before:  # every example would fail for the data's fault
+        outcome = skip_examples(game, report, results,
+                                "the rules model has errors" if len(report.errors) > errors_before
+                                else "the game's data has errors")
     else:
         outcome = check_examples(game, rules, report, results)
     if layouts:

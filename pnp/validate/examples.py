@@ -65,14 +65,16 @@ def check_examples(game: Game, rules: GameRules, report: Report,
     return outcome
 
 
-def skip_examples(game: Game, report: Report, results: dict[str, Mapping[str, Any] | None]) -> dict[str, str]:
-    """Examples left alone while the rules model has errors: one bad rank value would otherwise make
-    every example that plays that rank an error of its own, burying the one line to fix."""
+def skip_examples(game: Game, report: Report, results: dict[str, Mapping[str, Any] | None],
+                  reason: str = "the rules model has errors") -> dict[str, str]:
+    """Examples left alone while the rules model or the game's data has errors: one bad rank value, or
+    one card's unreadable count, would otherwise make every example that plays it an error of its own,
+    burying the one line to fix."""
     for example in game.examples:
         results[example.id] = None
     if game.examples:
         doc = game.examples_data
-        report.note(f"{len(game.examples)} worked example(s) not recomputed: the rules model has errors",
+        report.note(f"{len(game.examples)} worked example(s) not recomputed: {reason}",
                     doc.path if doc is not None else None, None,
                     "fix the errors above; pnp check then recomputes every example")
     return {example.id: "skipped" for example in game.examples}

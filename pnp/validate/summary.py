@@ -79,7 +79,7 @@ def _examples_line(outcomes: list[str]) -> str:
     described = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
     line = f"examples: {len(recomputed)} recomputed" + (f" ({described})" if recomputed else "")
     skipped = len(outcomes) - len(recomputed)
-    return line + (f", {skipped} left until the rules model's errors are fixed" if skipped else "")
+    return line + (f", {skipped} left until the errors below are fixed" if skipped else "")
 
 
 def _opt(value: int | None) -> str:

@@ -61,7 +61,7 @@ def check_price_table(tables: Tables, reach: Mapping[int, int], report: Report) 
                            tables.line("market", "price", owner[next_count].index, "sell"))
 
 
-def check_deck(game: Game, tables: Tables, deck: Sequence[Card], report: Report) -> None:
+def check_deck(game: Game, tables: Tables, deck: Sequence[Card], report: Report, counted: bool = True) -> None:
     component = game.components[tables.deck]
     where = (game.manifest.path if game.manifest else None,
              component.source.line if component.source else None)
@@ -73,6 +73,8 @@ def check_deck(game: Game, tables: Tables, deck: Sequence[Card], report: Report)
     numbered = {card.rank for card in deck if card.rank is not None}
     if faces - numbered:
         report.error(f"no card shows the die face(s) {_spans(sorted(faces - numbered))}", *where)
+    if not counted:
+        return
     reach = market_reach(deck, tables)
     for number in sorted(faces):
         count = reach.get(number, 0)

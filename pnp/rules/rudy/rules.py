@@ -36,8 +36,11 @@ class RudyRules(GameRules):
             return
         deck = game.cards(tables.deck)
         check_kinds(game, tables, report)
-        check_price_table(tables, market_reach(deck, tables), report)
-        check_deck(game, tables, deck, report)
+        # a count in error (reported at its row) leaves how many cards reach the market unknown
+        counted = not game.components[tables.deck].list_failed
+        if counted:
+            check_price_table(tables, market_reach(deck, tables), report)
+        check_deck(game, tables, deck, report, counted)
         check_texts(game, tables, report)
 
     def context(self, game: Game, lang: str) -> dict[str, Any]:
