@@ -52,6 +52,7 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
         card_id = values.get("id", "")
         if not card_id:
             errors.add("card has no id", table.path, row.line, "give every row a unique id")
+            counted = False  # the row is left out, so the list's totals are short by its count
             continue
         count = _count(values.get("count", "1"), table, row.line, errors, card_id)
         counted = counted and count is not None
