@@ -178,3 +178,13 @@ def test_a_gadget_without_its_text_is_one_error(tmp_path: Path, emptied: tuple[s
     assert len(errors) == 1, errors
     said = "missing translation text.en" if len(emptied) == 1 else "gadget 'grappling-hook' has no effect text"
     assert "gadgets.csv:2: error: " in errors[0] and said in errors[0], errors
+
+
+def test_an_unknown_gadget_timing_is_one_error(tmp_path: Path) -> None:
+    """The card printed the unknown tag itself, so '**' also failed as markup never closed on the face."""
+    def bold_timing(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index("timing")] = "**"
+
+    errors = edit_card_list(tmp_path, "gadget-trick", "gadgets.csv", bold_timing)
+    assert len(errors) == 1, errors
+    assert "gadgets.csv:2: error: gadget 'grappling-hook': timing '**' is not one of" in errors[0], errors

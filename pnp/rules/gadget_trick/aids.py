@@ -51,8 +51,10 @@ def surveillance_and_gadget_texts(game: Game, settings: Settings, lang: str) -> 
     timing_words = settings.doc.data.get("gadget", {}).get("timing", {})
     gadget_component = settings.doc.data.get("gadget", {}).get("component", "gadget")
     for card in game.cards(gadget_component) if gadget_component in game.components else ():
-        tag = card.fields.get("timing", "")
-        texts[card.id] = {"timing": _localised(timing_words.get(tag, tag), lang)}
+        tag = card.fields.get("timing", "").strip()
+        # an unknown tag is reported by the check; printed as "?", its text is not read as markup as well
+        known = isinstance(timing_words, Mapping) and tag in timing_words
+        texts[card.id] = {"timing": _localised(timing_words[tag], lang) if known else "?"}
     return texts
 
 
