@@ -188,3 +188,14 @@ def test_an_unknown_gadget_timing_is_one_error(tmp_path: Path) -> None:
     errors = edit_card_list(tmp_path, "gadget-trick", "gadgets.csv", bold_timing)
     assert len(errors) == 1, errors
     assert "gadgets.csv:2: error: gadget 'grappling-hook': timing '**' is not one of" in errors[0], errors
+
+
+def test_a_surveillance_condition_that_does_not_parse_is_one_error(tmp_path: Path) -> None:
+    """Its generated texts were left out, so the face's {{ card.generated.activation_label }} was an
+    unknown field as well; they are "?" now."""
+    def unreadable(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index("activation")] = "=1+1"
+
+    errors = edit_card_list(tmp_path, "gadget-trick", "surveillance.csv", unreadable)
+    assert len(errors) == 1, errors
+    assert "surveillance.csv:2: error: surveillance card 'laser-grid': activation '=1+1'" in errors[0], errors

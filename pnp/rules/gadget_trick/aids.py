@@ -30,17 +30,19 @@ def surveillance_and_gadget_texts(game: Game, settings: Settings, lang: str) -> 
         return term.name(lang) if term else colour
 
     texts: dict[str, dict[str, str]] = {}
+    label_a = _localised(glossary.get("activation", "Activation"), lang)
+    label_r = _localised(glossary.get("removal", "Removal"), lang)
+    separator = "：" if lang in ("ja", "zh") else ": "
     for card in game.cards(settings.surveillance):
         try:
             watch = parse_card(card, settings.colour_order)
         except ConditionError:
-            continue  # the check reports it
-        variant = (shorter[0], settings.activation_at(watch.activation, shorter[0])) if shorter else None
-        activation = surveillance.describe_activation(watch.activation, lang, variant)
-        removal = surveillance.describe_removal(watch.removal, lang, colour_name)
-        label_a = _localised(glossary.get("activation", "Activation"), lang)
-        label_r = _localised(glossary.get("removal", "Removal"), lang)
-        separator = "：" if lang in ("ja", "zh") else ": "
+            # the check reports the condition; the card's texts are "?", not missing fields as well
+            activation = removal = "?"
+        else:
+            variant = (shorter[0], settings.activation_at(watch.activation, shorter[0])) if shorter else None
+            activation = surveillance.describe_activation(watch.activation, lang, variant)
+            removal = surveillance.describe_removal(watch.removal, lang, colour_name)
         texts[card.id] = {
             "activation": activation,
             "removal": removal,
