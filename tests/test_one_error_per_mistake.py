@@ -199,3 +199,14 @@ def test_a_surveillance_condition_that_does_not_parse_is_one_error(tmp_path: Pat
     errors = edit_card_list(tmp_path, "gadget-trick", "surveillance.csv", unreadable)
     assert len(errors) == 1, errors
     assert "surveillance.csv:2: error: surveillance card 'laser-grid': activation '=1+1'" in errors[0], errors
+
+
+def test_an_unreadable_trick_card_count_is_one_error(tmp_path: Path) -> None:
+    """The setup's cards in play were compared with a deck one card short: '3 players: in_play is 40 but
+    the rules give 39', and so on for every player count."""
+    def unreadable(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index("count")] = "x"
+
+    errors = edit_card_list(tmp_path, "gadget-trick", "trick.csv", unreadable)
+    assert len(errors) == 1, errors
+    assert "trick.csv:2: error: card 'yellow-1': count 'x' is not a whole number" in errors[0], errors
