@@ -66,8 +66,8 @@ def _place(game: Game, first: Card, again: Card) -> str:
 def check_grids(game: Game, report: Report) -> None:
     """Each declared suit × rank combination exactly as often as declared."""
     for component in game.components.values():
-        if component.list_failed:
-            continue
+        if component.list_failed or any(_unknown_terms(game, card) for card in component.cards):
+            continue  # a card with a misspelt kind, suit or colour (reported) would be missing from its place
         for grid in component.grids:
             axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)
             line = grid.source.line if grid.source else None
@@ -105,6 +105,12 @@ def check_grids(game: Game, report: Report) -> None:
                 report.error(f"component {component.id!r}: {listed(outside, GRID_CARDS_SHOWN)} (card(s)) "
                              f"{'is' if len(outside) == 1 else 'are'} outside the declared grid",
                              _manifest(game), line, "fix the cards' suit/colour/rank, or widen the grid")
+
+
+def _unknown_terms(game: Game, card: Card) -> bool:
+    """Whether the card names a kind, suit or colour the game does not declare (check_vocabulary says so)."""
+    return any(value is not None and value not in known
+               for value, known in ((card.kind, game.kinds), (card.suit, game.suits), (card.colour, game.colours)))
 
 
 GRID_CARDS_SHOWN = 8
