@@ -212,10 +212,12 @@ def test_an_unreadable_trick_card_count_is_one_error(tmp_path: Path) -> None:
     assert "trick.csv:2: error: card 'yellow-1': count 'x' is not a whole number" in errors[0], errors
 
 
-@pytest.mark.parametrize("column", ["kind", "suit"])
+@pytest.mark.parametrize("column", ["kind", "suit", "colour"])
 def test_a_misspelt_term_is_one_error_with_its_fix(tmp_path: Path, column: str) -> None:
     """The card also went missing from its grid place: 'yellow 1 appears 0 time(s), the grid declares
-    1 each', and with a suit, 'yelow 1 (1) is outside the declared grid'."""
+    1 each', and with a suit, 'yelow 1 (1) is outside the declared grid'. A colour gave 8: the suit
+    'prints in yellow, not yelow', colour_order, every player count's cards in play, the face's
+    'None has no attribute rgb', and a worked example that played the card."""
     def misspelt(rows: list[list[str]]) -> None:
         index = rows[0].index(column)
         rows[1][index] = rows[1][index][:-1]
@@ -223,3 +225,13 @@ def test_a_misspelt_term_is_one_error_with_its_fix(tmp_path: Path, column: str) 
     errors = edit_card_list(tmp_path, "gadget-trick", "trick.csv", misspelt)
     assert len(errors) == 1, errors
     assert f"trick.csv:2: error: card 'yellow-1': unknown {column}" in errors[0], errors
+
+
+def test_an_unreadable_rank_is_one_error(tmp_path: Path) -> None:
+    """The card had no place in its grid: 'yellow-1 has no suit or no rank, which the grid needs'."""
+    def unreadable(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index("rank")] = "x"
+
+    errors = edit_card_list(tmp_path, "gadget-trick", "trick.csv", unreadable)
+    assert len(errors) == 1, errors
+    assert "trick.csv:2: error: card 'yellow-1': rank 'x' is not a whole number" in errors[0], errors

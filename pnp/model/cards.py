@@ -57,6 +57,8 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
         count = _count(values.get("count", "1"), table, row.line, errors, card_id)
         counted = counted and count is not None
         rank = _rank(values.get("rank", ""), table, row.line, errors, card_id)
+        # an unreadable rank (reported) leaves the card without its place in a grid, as a count does its total
+        counted = counted and (rank is not None or not values.get("rank", "").strip())
         texts: dict[str, dict[str, str]] = {}
         for base in localised:
             texts[base] = {lang: values[f"{base}.{lang}"] for lang in languages if f"{base}.{lang}" in values}

@@ -231,6 +231,12 @@ class Game:
     def cards(self, component: str) -> tuple[Card, ...]:
         return self.components[component].cards
 
+    def names_unknown_terms(self, card: Card) -> bool:
+        """Whether the card names a kind, suit or colour the game does not declare: reported once, by
+        the vocabulary check; checks that would place the card by them leave it alone."""
+        return any(value is not None and value not in known
+                   for value, known in ((card.kind, self.kinds), (card.suit, self.suits), (card.colour, self.colours)))
+
     def all_cards(self) -> Iterator[Card]:
         for component in self.components.values():
             yield from component.cards

@@ -37,15 +37,16 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     ``text_report`` takes their problems apart, so that a translation in progress
     stops the rulebook and not the card sheets.
     """
-    # the model's errors, but for the examples' own: what rule texts and examples read may be missing for them
-    examples_file = (game.path / EXAMPLES).resolve()
-    data_in_error = any(error.file is None or Path(error.file).resolve() != examples_file for error in report.errors)
     generic.check_counts(game, report)
     generic.check_vocabulary(game, report)
     generic.check_duplicate_ids(game, report)
     generic.check_grids(game, report)
     generic.check_setup(game, report)
     generic.note_provisional(game, report)
+    # the data's errors so far, but for the examples' own: what rule texts and examples read (a card's
+    # colour, a count) may be wrong or missing for them, and each would fail again for the same reason
+    examples_file = (game.path / EXAMPLES).resolve()
+    data_in_error = any(error.file is None or Path(error.file).resolve() != examples_file for error in report.errors)
     rules = get_rules(game.rules)
     if rules is None:
         line = game.manifest.line_of("rules") if game.manifest else None

@@ -37,7 +37,7 @@ def check_vocabulary(game: Game, report: Report) -> None:
             fix = f"did you mean {hint!r}?" if hint else (
                 f"known {attribute}s: {', '.join(known)}" if known else f"declare [{attribute}s.{value}] in game.toml")
             errors.add(f"unknown {attribute} {value!r}", *where(card.source), fix, card.id)
-        if card.suit and card.colour and card.suit in game.suits:
+        if card.suit and card.colour and card.suit in game.suits and card.colour in game.colours:
             suit_colour = game.suits[card.suit].colour
             if suit_colour and suit_colour != card.colour:
                 errors.add(f"suit {card.suit!r} prints in {suit_colour!r}, not {card.colour!r}", *where(card.source),
@@ -66,7 +66,7 @@ def _place(game: Game, first: Card, again: Card) -> str:
 def check_grids(game: Game, report: Report) -> None:
     """Each declared suit × rank combination exactly as often as declared."""
     for component in game.components.values():
-        if component.list_failed or any(_unknown_terms(game, card) for card in component.cards):
+        if component.list_failed or any(game.names_unknown_terms(card) for card in component.cards):
             continue  # a card with a misspelt kind, suit or colour (reported) would be missing from its place
         for grid in component.grids:
             axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)
@@ -105,12 +105,6 @@ def check_grids(game: Game, report: Report) -> None:
                 report.error(f"component {component.id!r}: {listed(outside, GRID_CARDS_SHOWN)} (card(s)) "
                              f"{'is' if len(outside) == 1 else 'are'} outside the declared grid",
                              _manifest(game), line, "fix the cards' suit/colour/rank, or widen the grid")
-
-
-def _unknown_terms(game: Game, card: Card) -> bool:
-    """Whether the card names a kind, suit or colour the game does not declare (check_vocabulary says so)."""
-    return any(value is not None and value not in known
-               for value, known in ((card.kind, game.kinds), (card.suit, game.suits), (card.colour, game.colours)))
 
 
 GRID_CARDS_SHOWN = 8

@@ -25,9 +25,12 @@ def trick_deck(game: Game, settings: Settings, report: Report) -> dict[str, Card
     return {card.id: card for card in game.cards(settings.deck)}
 
 
-def deck_colours_known(settings: Settings, deck: Mapping[str, Card], report: Report) -> bool:
-    """Whether every trick card has a colour; else one error for them. The setup, surveillance and
-    colour-order checks all count colours, and would each repeat that one gap."""
+def deck_colours_known(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report) -> bool:
+    """Whether every trick card has a colour the game declares; else one error for the blank ones (a
+    misspelt one is the vocabulary check's). The setup, surveillance and colour-order checks all count
+    colours, and would each repeat that one gap."""
+    if any(card.colour and card.colour not in game.colours for card in deck.values()):
+        return False  # "unknown colour 'yelow'", with its did-you-mean, is said once already
     blank = [card for card in deck.values() if not card.colour]
     if not blank:
         return True

@@ -50,7 +50,7 @@ class GadgetTrickRules(GameRules):
         settings_whole = len(report.errors) == errors_before
         report_aid_problems(settings.doc, report)
         deck = trick_deck(game, settings, report)
-        if deck is None or not deck_colours_known(settings, deck, report):
+        if deck is None or not deck_colours_known(game, settings, deck, report):
             return
         check_colour_order(game, settings, deck, report)
         if settings_whole:
