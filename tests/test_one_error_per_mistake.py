@@ -235,3 +235,13 @@ def test_an_unreadable_rank_is_one_error(tmp_path: Path) -> None:
     errors = edit_card_list(tmp_path, "gadget-trick", "trick.csv", unreadable)
     assert len(errors) == 1, errors
     assert "trick.csv:2: error: card 'yellow-1': rank 'x' is not a whole number" in errors[0], errors
+
+
+def test_a_text_with_two_characters_no_font_has_is_one_error(tmp_path: Path) -> None:
+    """One error per character before: a pasted right-to-left mark and a NUL were two."""
+    def pasted(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index("text.en")] = "Hook\u202e\x00"
+
+    errors = edit_card_list(tmp_path, "gadget-trick", "gadgets.csv", pasted)
+    assert len(errors) == 1, errors
+    assert "no font has U+0000 '\\x00' (unnamed character), U+202E '\\u202e' (RIGHT-TO-LEFT OVERRIDE)" in errors[0]

@@ -233,9 +233,10 @@ def _excerpt(text: str, index: int, radius: int = 15) -> str:
 NO_GLYPH_FIX = "replace the character, or configure a font that has it"
 
 
-def no_glyph(char: str, text: str) -> str:
-    """The report of a character no configured font has, with the text that uses it."""
-    return f"no font has {describe_char(char)}, used in {text[:40]!r}"
+def no_glyph(chars: Iterable[str], text: str) -> str:
+    """The report of the characters of a text that no configured font has: one problem per text, however
+    many such characters it holds."""
+    return f"no font has {', '.join(describe_char(char) for char in sorted(chars))}, used in {text[:40]!r}"
 
 
 def describe_char(char: str) -> str:

@@ -93,9 +93,10 @@ def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
             for card in component.cards:
                 for element in (*card.face, *card.back):
                     text = str(element.values.get("text", element.values.get("symbol", "")))
-                    for char in sorted(covered.missing(set(text) - {"\n"})):
-                        lang_report.error(f"card {card.card.id!r}: {no_glyph(char, text)}", *where(card.card.source),
-                                          NO_GLYPH_FIX)
+                    missing = covered.missing(set(text) - {"\n"})
+                    if missing:
+                        lang_report.error(f"card {card.card.id!r}: {no_glyph(missing, text)}",
+                                          *where(card.card.source), NO_GLYPH_FIX)
         for diagnostic in lang_report.diagnostics:
             key = (diagnostic.level, diagnostic.message, diagnostic.file, diagnostic.line)
             if key not in seen:  # the same layout problem in every language is one problem

@@ -293,9 +293,10 @@ def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | Non
     seen: set[str] = set()
     for block in text.walk():
         for string in block_texts(block):
-            for char in sorted(covered.missing(set(string) - seen - {"\n"})):
-                seen.add(char)
-                report.error(no_glyph(char, string), text.path, block.line, NO_GLYPH_FIX)
+            missing = covered.missing(set(string) - seen - {"\n"})
+            if missing:
+                seen.update(missing)
+                report.error(no_glyph(missing, string), text.path, block.line, NO_GLYPH_FIX)
 
 
 def _check_placements(game: Game, placed: Mapping[str, set[str]], report: Report) -> None:
