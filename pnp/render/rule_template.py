@@ -393,14 +393,21 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
         raise RuleTextError(f"unknown name in a placeholder: {exc.message}", path, _template_line(exc, path),
                             fix) from None
     except Exception as exc:
-        if not (isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError | LookupError)
-                or template_fault(exc)):
+        if not _text_fault(exc):
             raise  # a bug in pnp's own helpers keeps its traceback
         raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
                             _template_line(exc, path)) from None
     problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
                 for line, message in rendering.unknown]
     return rendered, problems
+
+
+def _text_fault(exc: Exception) -> bool:
+    """Whether a failure while rendering is the rule text's (its template, or Jinja2 on its behalf)."""
+    from jinja2 import TemplateError
+
+    return isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError | LookupError) \
+        or template_fault(exc)
 
 
 def _names_fix(context: Mapping[str, Any]) -> str:
@@ -445,8 +452,7 @@ def _placeholders_one_by_one(env: SandboxedEnvironment, source: str, path: Path,
             with time_limit():
                 bounded_render(template, names)
         except Exception as exc:
-            if not (isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError | LookupError)
-                    or template_fault(exc)):
+            if not _text_fault(exc):
                 raise
             continue  # a failure past the names: the whole text reports it once it compiles
         finally:
