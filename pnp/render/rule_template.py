@@ -404,8 +404,6 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
 
 def _text_fault(exc: Exception) -> bool:
     """Whether a failure while rendering is the rule text's (its template, or Jinja2 on its behalf)."""
-    from jinja2 import TemplateError
-
     return isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError | LookupError) \
         or template_fault(exc)
 
