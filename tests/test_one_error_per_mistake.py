@@ -245,3 +245,14 @@ def test_a_text_with_two_characters_no_font_has_is_one_error(tmp_path: Path) -> 
     errors = edit_card_list(tmp_path, "gadget-trick", "gadgets.csv", pasted)
     assert len(errors) == 1, errors
     assert "no font has U+0000 '\\x00' (unnamed character), U+202E '\\u202e' (RIGHT-TO-LEFT OVERRIDE)" in errors[0]
+
+
+def test_a_misspelt_kind_in_rudys_deck_is_one_error(tmp_path: Path) -> None:
+    """Rudy's market counts cards by kind: the misspelt card was missing there too ('only 7 cards
+    numbered 1 can reach the market')."""
+    def misspelt(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index("kind")] = "numbr"
+
+    errors = edit_card_list(tmp_path, "rudy", "deck.csv", misspelt)
+    assert len(errors) == 1, errors
+    assert "deck.csv:2: error: card '1-red-drop': unknown kind 'numbr'" in errors[0], errors
