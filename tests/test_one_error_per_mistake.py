@@ -256,3 +256,23 @@ def test_a_misspelt_kind_in_rudys_deck_is_one_error(tmp_path: Path) -> None:
     errors = edit_card_list(tmp_path, "rudy", "deck.csv", misspelt)
     assert len(errors) == 1, errors
     assert "deck.csv:2: error: card '1-red-drop': unknown kind 'numbr'" in errors[0], errors
+
+
+def test_a_language_code_that_is_no_code_is_one_error(tmp_path: Path) -> None:
+    """A code names files: 300 letters made rules/<code>.md a name too long for the disk, a traceback."""
+    code = "q" * 300
+    status, errors, where = check_with(tmp_path, "two-ops", 'languages = ["en", "ja"]',
+                                       f'languages = ["en", "ja", "{code}"]', "game.toml")
+    assert status == 1
+    assert len(errors) == 1 and where in errors[0] and "is not a language code" in errors[0], errors
+
+
+def test_an_icon_name_too_long_for_the_disk_is_an_unknown_icon(tmp_path: Path) -> None:
+    """Take Over That Job draws each goal's animal as an icon: a 5,000-letter animal was looked up as a
+    file name and ended in 'File name too long'. (It is also an animal the rules do not know, so there
+    are other errors; the one that matters here is that there is no traceback.)"""
+    def long_animal(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index("animal")] = "a" * 5000
+
+    errors = edit_card_list(tmp_path, "take-over-that-job", "goals.csv", long_animal)
+    assert any("unknown icon 'aaaa" in error for error in errors), errors

@@ -6,6 +6,7 @@ single `pnp check` shows every problem in the folder.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,10 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     return game
 
 
+#: a BCP 47 tag as games use them: a language (en, ja, yue) and optional subtags (pt-BR, zh-Hant)
+LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}")
+
+
 def _languages(reader: TomlReader, data: dict[str, Any]) -> list[str]:
     value = data.get("languages")
     if value is None:
@@ -120,7 +125,14 @@ def _languages(reader: TomlReader, data: dict[str, Any]) -> list[str]:
         reader.error(("languages",), f"expected a list of language codes, found {value!r}",
                      'write languages = ["en", "ja"]')
         return ["en"]
-    return list(dict.fromkeys(value))
+    # a code names files (rules/<code>.md), columns (name.<code>) and output folders: a pasted sentence
+    # there would be a file name too long for the disk
+    codes = [code for code in dict.fromkeys(value) if LANGUAGE_CODE.fullmatch(code)]
+    for code in dict.fromkeys(value):
+        if code not in codes:
+            reader.error(("languages",), f"{code[:40]!r} is not a language code",
+                         "write codes such as en, ja, pt-BR or zh-Hant (BCP 47)")
+    return codes or ["en"]
 
 
 def _players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple[int, int] | None:

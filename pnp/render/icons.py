@@ -95,7 +95,11 @@ def load_icon(name: str, search: Sequence[Folder] = ()) -> Icon:
         )
     for folder in (*search, builtin_folder()):
         candidate = folder / f"{name}{_SUFFIX}"
-        if candidate.is_file():
+        try:
+            found = candidate.is_file()
+        except OSError:  # a name too long for the file system (a pasted paragraph) names no file in it
+            found = False
+        if found:
             return _parsed(name, candidate)
     raise _unknown_icon(name, available_icons(search))
 
