@@ -225,11 +225,20 @@ def _palette(reader: TomlReader, data: dict[str, Any]) -> dict[str, str]:
     return palette
 
 
+#: ids that name files: cards-<component>.pdf, png/<component>/<card>.png. A '/' or '..' in one
+#: would write outside the output folder.
+SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
 def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report) -> dict[str, Component]:
     components: dict[str, Component] = {}
     tables = reader.table(files.manifest.data if files.manifest else {}, (), "components", required=True)
     for component_id, table in tables.items():
         path = ("components", component_id)
+        if not SAFE_ID.fullmatch(component_id):  # it names output files: cards-<id>.pdf
+            reader.error(path, f"component id {component_id[:40]!r} must be letters, digits, '-' and '_'",
+                         "rename the [components.<id>] table, e.g. [components.deck]")
+            continue
         if not isinstance(table, dict):
             reader.error(path, "expected a table")
             continue

@@ -9,6 +9,7 @@ typo in a header would otherwise silently drop a whole column.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors, Report
@@ -19,6 +20,8 @@ from pnp.model.game import Card, Source
 if TYPE_CHECKING:
     from pnp.model.game import Game
 
+#: a card id: letters (of any script), digits, '.', '+', '-' and '_', starting with a letter or digit
+CARD_ID = re.compile(r"[^\W_][\w.+-]{0,99}")
 BASE_COLUMNS = ("id", "count", "kind", "suit", "colour", "rank", "provisional")
 TEXT_FIELDS = ("name", "text")
 TRUE_WORDS = {"yes", "y", "true", "1", "x", "provisional"}
@@ -53,6 +56,11 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
         if not card_id:
             errors.add("card has no id", table.path, row.line, "give every row a unique id")
             counted = False  # the row is left out, so the list's totals are short by its count
+            continue
+        if not CARD_ID.fullmatch(card_id):  # it names files (png/<component>/<id>.png): no '/', no '..'
+            errors.add(f"card id {card_id[:40]!r} must be letters, digits, '.', '+', '-' and '_'", table.path,
+                       row.line, "write the id without spaces, slashes or other signs (e.g. red-1, 7H)")
+            counted = False
             continue
         count = _count(values.get("count", "1"), table, row.line, errors, card_id)
         counted = counted and count is not None
