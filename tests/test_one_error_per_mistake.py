@@ -276,3 +276,16 @@ def test_an_icon_name_too_long_for_the_disk_is_an_unknown_icon(tmp_path: Path) -
 
     errors = edit_card_list(tmp_path, "take-over-that-job", "goals.csv", long_animal)
     assert any("unknown icon 'aaaa" in error for error in errors), errors
+
+
+@pytest.mark.parametrize("column, value, said", [("count", "x", "count 'x' is not a whole number"),
+                                                 ("colour", "gren", "unknown colour 'gren'")])
+def test_a_marker_in_error_is_one_error(tmp_path: Path, column: str, value: str, said: str) -> None:
+    """Take Over That Job's markers were also counted without it: 'marker cards cover colours ['blue',
+    'purple', 'red']; expected one per colour'."""
+    def broken(rows: list[list[str]]) -> None:
+        rows[1][rows[0].index(column)] = value
+
+    errors = edit_card_list(tmp_path, "take-over-that-job", "markers.csv", broken)
+    assert len(errors) == 1, errors
+    assert f"markers.csv:2: error: card 'marker-green': {said}" in errors[0], errors
