@@ -14,7 +14,7 @@ import pytest
 
 from pnp.diagnostics import Report
 from pnp.load.toml_lines import load_toml
-from pnp.model.game import Card, Component, Example, Game
+from pnp.model.game import Card, Component, Example, Game, Term
 from pnp.rules.base import ExampleError
 from pnp.rules.take_over import (
     RULES,
@@ -68,8 +68,12 @@ def make_game(rules_path: Path = RULES_TOML, players: tuple[int, int] = (4, 4),
              "markers": markers if markers is not None else marker_cards()}
     components = {cid: Component(id=cid, kind="cards", names={"en": cid}, count=len(cards), size=None, cards=cards)
                   for cid, cards in parts.items()}
+    # the vocabularies the cards name, declared as game.toml declares them (a card naming an undeclared
+    # colour is the vocabulary check's error, and the rules' checks leave its component alone)
+    colours = {colour: Term(colour, {"en": colour}) for colour in COLOURS}
+    kinds = {kind: Term(kind, {"en": kind}) for kind in ("number", "goal", "marker")}
     return Game(id="take-over-that-job", path=GAME_DIR, titles={"ja": "代われそのジョブ"}, source_language="ja",
-                languages=("ja", "en"), players=players, credits={}, terms={}, colours={}, suits={}, kinds={},
+                languages=("ja", "en"), players=players, credits={}, terms={}, colours=colours, suits={}, kinds=kinds,
                 components=components, setup={}, rules="take_over", rules_data=load_toml(rules_path))
 
 
