@@ -50,3 +50,12 @@ def test_ids_of_any_script_are_still_ids(tmp_path: Path) -> None:
     data = rudy_with(tmp_path, "cards/coins.csv", "\ncoin-1,", "\n硬貨-1,")
     result = CliRunner().invoke(cli, ["check", "--data", str(data), "rudy"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("code", ["../x", "EN", "en us"])
+def test_pnp_new_refuses_a_language_code_that_is_no_code(tmp_path: Path, code: str) -> None:
+    """`pnp new g --lang ../x` wrote a manifest that did not parse; 'EN' one that failed its own check."""
+    result = CliRunner().invoke(cli, ["new", "--data", str(tmp_path / "data"), "g", "--lang", code])
+    assert result.exit_code == 2
+    assert f"--lang {code!r} is not a language code" in result.output
+    assert not (tmp_path / "data" / "g").exists()

@@ -13,6 +13,7 @@ import click
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.load.game_folder import GAME_ID, data_dir
+from pnp.model.build import LANGUAGE_CODE
 from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
 
@@ -24,6 +25,11 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     """A starter game folder; with ``images``, a deck of those pictures (pnp/commands/new_from_pictures.py)."""
     if not GAME_ID.match(game_id):
         click.echo(f"error: game id {game_id!r} must be lower-case letters, digits and '-' (e.g. my-game)", err=True)
+        return 2
+    bad = [code for code in languages if not LANGUAGE_CODE.fullmatch(code)]
+    if bad:  # the game would not pass its own check (or, with a quote or a newline, even parse)
+        click.echo(f"error: --lang {bad[0]!r} is not a language code; write codes such as en, ja, pt-BR",
+                   err=True)
         return 2
     folder = data_dir(data) / game_id
     if folder.exists():
