@@ -104,6 +104,8 @@ ONE_ERROR_IN_THE_MANIFEST = {
     "players": ("take-over-that-job", "players = 4", 'players = "x"', "players: expected a player count"),
     # "3 players: colours is None but the rules give 4"
     "setup-field": ("gadget-trick", "colours = 4", 'colours = "x"', "setup[1].colours: expected a whole number"),
+    # checked as a game without rules: the court cards' generated texts and the aid tables were missing
+    "rules-module": ("two-ops", 'rules = "two_ops"', "rules = []", "rules: expected text, found []"),
 }
 
 

@@ -95,6 +95,8 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         rank_labels=_rank_labels(reader, data),
         fonts=_fonts(reader, data, files.path),
     )
+    if game.rules is None and data.get("rules") is not None:  # named, but not as text (reported)
+        game.unreadable = game.unreadable | {"rules"}
     credits = game.credits
     author = credits.get("author") if credits else None
     if credits and not (isinstance(author, str) or (isinstance(author, dict) and author)):

@@ -47,6 +47,8 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     # colour, a count) may be wrong or missing for them, and each would fail again for the same reason
     examples_file = (game.path / EXAMPLES).resolve()
     data_in_error = any(error.file is None or Path(error.file).resolve() != examples_file for error in report.errors)
+    if "rules" in game.unreadable:  # which rules module is meant is unknown: its checks, tables and
+        return None, {}             # texts too, so layouts and rule texts that use them are left alone
     rules = get_rules(game.rules)
     if rules is None:
         line = game.manifest.line_of("rules") if game.manifest else None
