@@ -106,6 +106,16 @@ ONE_ERROR_IN_THE_MANIFEST = {
     "setup-field": ("gadget-trick", "colours = 4", 'colours = "x"', "setup[1].colours: expected a whole number"),
     # checked as a game without rules: the court cards' generated texts and the aid tables were missing
     "rules-module": ("two-ops", 'rules = "two_ops"', "rules = []", "rules: expected text, found []"),
+    # one error per player count the row covers: "2 players: unknown pool component 'x'", 3, 4, 5, 6
+    "pool": ("two-ops", 'pool = "deck"', 'pool = "x"', "2-6 players: unknown pool component 'x'"),
+    # every heart and diamond's face: "unknown colour 'None'"
+    "rgb": ("two-ops", 'rgb = "#c62828"', 'rgb = "x"', "colours.red.rgb: expected a colour"),
+    # the source fell back to English: the Japanese source "states 1 in 8 places, the translation in 7"
+    "source-language": ("rudy", 'source_language = "ja"', "source_language = []", "source_language: expected text"),
+    # no cards: every grid place "appears 0 time(s)", and "0 number cards, but 4 colours x 14 make 56"
+    "cards": ("take-over-that-job", 'cards = "cards/numbers.csv"', "cards = []", "numbers.cards: expected text"),
+    # the goals' animals unknown: "goal cards show 1 animals (?)", and each face's icon
+    "fields": ("take-over-that-job", 'fields = ["animal"]', 'fields = "x"', "goals.fields: expected a list"),
 }
 
 

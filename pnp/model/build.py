@@ -56,7 +56,8 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         reader.error(("id",), f"game id {game_id!r} must be lower-case letters, digits and '-'")
 
     languages = _languages(reader, data)
-    source_language = reader.string(data, (), "source_language", languages[0] if languages else "en") or "en"
+    first = languages[0] if languages else "en"
+    source_language = reader.string(data, (), "source_language", first) or first  # in error: as if left out
     if languages and source_language not in languages:
         reader.error(("source_language",), f"{source_language!r} is not in languages {languages}")
     players = _players(reader, data.get("players"), ("players",))
@@ -164,18 +165,21 @@ def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[s
             reader.error(path, "expected a table with at least a name")
             continue
         reader.unknown_keys(table, path, TERM_KEYS)
+        errors_before = len(reader.report.errors)
         rgb = reader.string(table, path, "rgb", None)
         if rgb is not None and not _is_rgb(rgb):
             reader.error(path + ("rgb",), f"expected a colour like \"#c62828\", found {rgb!r}")
             rgb = None
+        colour = reader.string(table, path, "colour", None)
         terms[term_id] = Term(
             id=term_id,
             names=reader.languages_map(table, path, "name", languages),
             rgb=rgb,
-            colour=reader.string(table, path, "colour", None),
+            colour=colour,
             symbol=reader.string(table, path, "symbol", None),
             extra={k: v for k, v in table.items() if k in {"icon", "provisional", "description"}},
             source=Source(reader.doc.path, reader.line(*path)),
+            in_error=len(reader.report.errors) > errors_before and ("rgb" in table or "colour" in table),
         )
     return terms
 
@@ -263,7 +267,8 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             reader.error(path + ("size",), "missing",
                          'add size = "poker" (or "bridge", "mini", "tarot", "square", [w, h] in mm)')
         fields = table.get("fields", [])
-        if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+        fields_read = isinstance(fields, list) and all(isinstance(f, str) for f in fields)
+        if not fields_read:
             reader.error(path + ("fields",), f"expected a list of column names, found {fields!r}")
             fields = []
         provisional = table.get("provisional")
@@ -272,9 +277,10 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             provisional = None
         cards_file = None
         cards = ()
-        list_failed = False
+        list_failed = not fields_read  # its columns unknown, what the rules count of it is too
         if "cards" in table:
             rel = reader.string(table, path, "cards")
+            list_failed = list_failed or not rel  # named, but not as a path (reported): no cards to count
             if rel:
                 cards_file = (files.path / rel)
                 list_failed = True
@@ -286,7 +292,7 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
                     csv_table = load_csv(files, cards_file, report)
                     # a list with unreadable rows is still checked row by row, but
                     # not counted: its totals would only repeat the row errors
-                    list_failed = csv_table is None or bool(csv_table.problems)
+                    list_failed = not fields_read or csv_table is None or bool(csv_table.problems)
                     if csv_table is not None:
                         read = read_cards(csv_table, component_id, tuple(fields), game, report,
                                           provisional=provisional is not None)
@@ -298,6 +304,7 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             names=reader.languages_map(table, path, "name", game.languages),
             count=count if count is not None else 0,
             count_known=count is not None or "count" not in table,
+            fields_known=fields_read,
             size=size,
             shape=reader.string(table, path, "shape", "round" if kind == "tokens" else "rect") or "rect",
             printed=bool(printed),
@@ -370,7 +377,8 @@ def _deal(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...]
         kinds = []
     if pool is None or in_play is None or hand is None or revealed is None:
         return None
-    return Deal(pool=pool, in_play=in_play, hand=hand, revealed=revealed, left=left, kinds=tuple(kinds))
+    return Deal(pool=pool, in_play=in_play, hand=hand, revealed=revealed, left=left, kinds=tuple(kinds),
+                pool_line=reader.line(*path, "pool") if "pool" in table else None)
 
 
 def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[dict[int, SetupRow], bool]:

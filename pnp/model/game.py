@@ -40,6 +40,7 @@ class Term:
     symbol: str | None = None  # icon name or a character, for B/W legibility
     extra: dict[str, Any] = field(default_factory=dict)
     source: Source | None = None
+    in_error: bool = False  # a value of its table could not be read (reported there)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or next(iter(self.names.values()), self.id)
@@ -98,6 +99,7 @@ class Component:
     source: Source | None = None
     list_failed: bool = False  # the card list could not be read: skip checks that count it
     count_known: bool = True  # False: game.toml's count is in error (reported), so nothing is compared with it
+    fields_known: bool = True  # False: game.toml's fields are in error (reported): the extra columns are unknown
     descriptions: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -123,6 +125,7 @@ class Deal:
     revealed: int = 0
     left: int | None = None  # cards still in hand when the round ends
     kinds: tuple[str, ...] = ()  # only these card kinds of the pool, e.g. Two Ops' pips
+    pool_line: int | None = field(default=None, compare=False)  # where game.toml names the pool
 
 
 @dataclass(frozen=True)
@@ -232,9 +235,10 @@ class Game:
         return self.components[component].cards
 
     def names_unknown_terms(self, card: Card) -> bool:
-        """Whether the card names a kind, suit or colour the game does not declare: reported once, by
-        the vocabulary check; checks that would place the card by them leave it alone."""
-        return any(value is not None and value not in known
+        """Whether the card names a kind, suit or colour the game does not declare, or declares in error
+        (an rgb that is no colour): reported once, by the vocabulary check or at the term; checks and
+        layouts that would use the term on the card leave it alone."""
+        return any(value is not None and (value not in known or known[value].in_error)
                    for value, known in ((card.kind, self.kinds), (card.suit, self.suits), (card.colour, self.colours)))
 
     def all_cards(self) -> Iterator[Card]:

@@ -103,8 +103,8 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
         pictures = CardErrors()  # problems of the cards' own pictures
         with time_limit(running=False) as clock:  # each card's layouts get their own time (10 s)
             for card in component.cards:
-                if game.names_unknown_terms(card):
-                    continue  # its misspelt colour (or suit, or kind) is reported; its faces would fail on it
+                if game.names_unknown_terms(card) or not component.fields_known:
+                    continue  # a misspelt term or unreadable fields are reported; its faces would fail on them
                 context = card_context(game, component, card, lang, generated, ink_saver)
                 try:
                     with clock:

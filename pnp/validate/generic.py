@@ -118,7 +118,8 @@ def check_setup(game: Game, report: Report) -> None:
             report.error(f"no setup row for {players} players", _manifest(game),
                          game.manifest.line_of("players") if game.manifest else None,
                          "add a [[setup]] row covering this player count, or narrow 'players'")
-    short: dict[tuple, list[int]] = {}  # one problem, many player counts: a [[setup]] row covers several
+    # one problem, many player counts: a [[setup]] row covers several; (label, problem, line, fix) -> counts
+    short: dict[tuple, list[int]] = {}
     for players, row in sorted(game.setup.items()):
         line = row.source.line if row.source else None
         if not low <= players <= high and "players" not in game.unreadable:
@@ -127,14 +128,15 @@ def check_setup(game: Game, report: Report) -> None:
             label = "" if name == "main" else f" ({name})"
             pool = game.components.get(deal.pool)
             if pool is None:
-                report.error(f"{players} players{label}: unknown pool component {deal.pool!r}", _manifest(game), line,
-                             f"use one of: {', '.join(game.components)}")
+                short.setdefault((label, f"unknown pool component {deal.pool!r}", deal.pool_line or line,
+                                  f"use one of: {', '.join(game.components)}"), []).append(players)
             elif pool.cards_file is not None and not pool.list_failed:
                 available = sum(c.count for c in pool.cards if not deal.kinds or c.kind in deal.kinds)
                 if deal.in_play > available:
                     of_kinds = f" {'/'.join(deal.kinds)}" if deal.kinds else ""
                     problem = f"{deal.in_play} cards in play but {pool.id!r} has only {available}{of_kinds}"
-                    short.setdefault((label, problem, line), []).append(players)
+                    short.setdefault((label, problem, line, "put fewer cards in play, or add cards to the card list"),
+                                     []).append(players)
             needed = players * deal.hand + deal.revealed
             if needed > deal.in_play:
                 report.error(f"{players} players{label}: {players} × {deal.hand} dealt + {deal.revealed} revealed = "
@@ -143,9 +145,8 @@ def check_setup(game: Game, report: Report) -> None:
         if row.tricks is not None and row.left is not None and row.tricks != row.hand - row.left:
             report.error(f"{players} players: {row.tricks} tricks but hand {row.hand} − {row.left} left = "
                          f"{row.hand - row.left}", _manifest(game), line, "tricks must equal hand size − cards left")
-    for (label, problem, line), counts in short.items():
-        report.error(f"{player_counts(counts)} players{label}: {problem}", _manifest(game), line,
-                     "put fewer cards in play, or add cards to the card list")
+    for (label, problem, line, fix), counts in short.items():
+        report.error(f"{player_counts(counts)} players{label}: {problem}", _manifest(game), line, fix)
 
 
 def player_counts(counts: list[int]) -> str:
