@@ -102,6 +102,8 @@ ONE_ERROR_IN_THE_MANIFEST = {
     # players fell back to 1-1: no setup row for 1, the row for 4 outside 1-1, the deal for exactly 4,
     # and "dict object has no element 1" in the rule texts
     "players": ("take-over-that-job", "players = 4", 'players = "x"', "players: expected a player count"),
+    # three surveillance cards' removal conditions "can never be met (at 1 players ...)"
+    "players-gadget-trick": ("gadget-trick", "players = [3, 6]", 'players = "x"', "players: expected a player count"),
     # "3 players: colours is None but the rules give 4"
     "setup-field": ("gadget-trick", "colours = 4", 'colours = "x"', "setup[1].colours: expected a whole number"),
     # checked as a game without rules: the court cards' generated texts and the aid tables were missing

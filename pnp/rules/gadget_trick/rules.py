@@ -55,7 +55,8 @@ class GadgetTrickRules(GameRules):
         check_colour_order(game, settings, deck, report)
         if settings_whole:
             check_setup(game, settings, deck, report)
-        check_surveillance(game, settings, deck, report)
+        if "players" not in game.unreadable:  # else every condition would be judged at 1 player
+            check_surveillance(game, settings, deck, report)
         check_gadgets(game, settings, report)
         for lang in game.languages:
             if lang not in surveillance.PHRASES:
