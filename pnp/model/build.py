@@ -165,7 +165,6 @@ def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[s
             reader.error(path, "expected a table with at least a name")
             continue
         reader.unknown_keys(table, path, TERM_KEYS)
-        errors_before = len(reader.report.errors)
         rgb = reader.string(table, path, "rgb", None)
         if rgb is not None and not _is_rgb(rgb):
             reader.error(path + ("rgb",), f"expected a colour like \"#c62828\", found {rgb!r}")
@@ -179,7 +178,8 @@ def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[s
             symbol=reader.string(table, path, "symbol", None),
             extra={k: v for k, v in table.items() if k in {"icon", "provisional", "description"}},
             source=Source(reader.doc.path, reader.line(*path)),
-            in_error=len(reader.report.errors) > errors_before and ("rgb" in table or "colour" in table),
+            # written, but unreadable (reported): a card in this colour cannot be painted
+            in_error=("rgb" in table and rgb is None) or ("colour" in table and colour is None),
         )
     return terms
 

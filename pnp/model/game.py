@@ -241,6 +241,11 @@ class Game:
         return any(value is not None and (value not in known or known[value].in_error)
                    for value, known in ((card.kind, self.kinds), (card.suit, self.suits), (card.colour, self.colours)))
 
+    def countable(self, component: Component) -> bool:
+        """Whether a component's cards can be counted and placed: no row of its list is in error and none
+        names a term in error. Else the totals, grids and rules' counts would repeat those errors."""
+        return not component.list_failed and not any(map(self.names_unknown_terms, component.cards))
+
     def all_cards(self) -> Iterator[Card]:
         for component in self.components.values():
             yield from component.cards

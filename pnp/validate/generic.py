@@ -66,7 +66,7 @@ def _place(game: Game, first: Card, again: Card) -> str:
 def check_grids(game: Game, report: Report) -> None:
     """Each declared suit × rank combination exactly as often as declared."""
     for component in game.components.values():
-        if component.list_failed or any(game.names_unknown_terms(card) for card in component.cards):
+        if not game.countable(component):
             continue  # a card with a misspelt kind, suit or colour (reported) would be missing from its place
         for grid in component.grids:
             axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)

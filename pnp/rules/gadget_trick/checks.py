@@ -57,8 +57,8 @@ def check_colour_order(game: Game, settings: Settings, deck: Mapping[str, Card],
 
 
 def check_setup(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report) -> None:
-    counted = not any(game.components[component].list_failed
-                      for component in {card.component for card in deck.values()} if component in game.components)
+    counted = all(game.countable(game.components[component])
+                  for component in {card.component for card in deck.values()} if component in game.components)
     for players, row in sorted(game.setup.items()):
         colours = settings.colours_in_play(players)
         hand = settings.hand_for(players)

@@ -37,7 +37,7 @@ class RudyRules(GameRules):
         deck = game.cards(tables.deck)
         check_kinds(game, tables, report)
         # a count in error or a misspelt kind (reported at its row) leaves how many cards reach the market unknown
-        counted = not game.components[tables.deck].list_failed and not any(map(game.names_unknown_terms, deck))
+        counted = game.countable(game.components[tables.deck])
         if counted:
             check_price_table(tables, market_reach(deck, tables), report)
         check_deck(game, tables, deck, report, counted)

@@ -27,7 +27,7 @@ class Checker:
             self.report.error(f"the game has no component {self.t.components.get(role)!r} ({role})",
                               *self.at("components", role))
             return None
-        if component.list_failed or any(map(self.game.names_unknown_terms, component.cards)):
+        if not self.game.countable(component):
             return None  # a row in error (reported there) would only be counted missing here as well
         return component.cards
 
