@@ -250,3 +250,30 @@ def test_a_mistake_in_one_cell_is_one_error(tmp_path: Path, case: str) -> None:
     errors = edit_card_list(tmp_path, game, name, set_cell)
     assert len(errors) == 1, errors
     assert said in errors[0], errors
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("year = 2020", "year = []", "credits.year: expected a year, found []"),
+    ("year = 2020", "year = 20.5", "credits.year: expected a year, found 20.5"),
+    ('author = "Bill de Veas"', 'author = ["Bill de Veas"]', "credits.author: every game credits its author"),
+    ('role = { en = "Game design", ja = "ゲームデザイン" }', "role = 3", "credits.role: expected text, found 3"),
+    ('role = { en = "Game design", ja = "ゲームデザイン" }', 'role = { en = "Game design" }',
+     "credits.role: missing translation for 'ja'"),
+])
+def test_a_credit_that_is_no_text_is_one_error(tmp_path: Path, old: str, new: str, message: str) -> None:
+    """The title page prints each credit as it stands: a list where a year belongs printed "([])"."""
+    status, errors, where = check_with(tmp_path, "two-ops", old, new, file="game.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and message in errors[0], errors
+
+
+def test_a_misspelt_credit_is_named(tmp_path: Path) -> None:
+    """`yaer` was ignored without a word, and the year left off the title page."""
+    folder = tmp_path / "data" / "two-ops"
+    shutil.copytree(DATA / "two-ops", folder)
+    manifest = folder / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("year = 2020", "yaer = 2020"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
+    assert "game.toml:22: warning: credits.yaer: unknown key (ignored)" in result.output, result.output
+    assert "did you mean 'year'?" in result.output

@@ -98,13 +98,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     )
     if game.rules is None and data.get("rules") is not None:  # named, but not as text (reported)
         game.unreadable = game.unreadable | {"rules"}
-    credits = game.credits
-    author = credits.get("author") if credits else None
-    if credits and not (isinstance(author, str) or (isinstance(author, dict) and author)):
-        reader.error(("credits", "author"), "every game credits its author",
-                     'add author = "..." (or author = { en = "...", ja = "..." }) under [credits]')
-    elif isinstance(author, dict):
-        reader.languages_map(credits, ("credits",), "author", languages)
+    _check_credits(reader, game.credits, languages)
     game.components = _components(reader, files, game, report)
     game.setup, dropped_rows = _setup(reader, data, game)
     if dropped_rows:
@@ -113,6 +107,31 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     game.examples = _examples(files, report)
     game.examples_data = files.examples
     return game
+
+
+CREDIT_TEXTS = ("author", "role", "edition")  # one text, or one per language
+
+
+def _check_credits(reader: TomlReader, credits: dict[str, Any], languages: list[str]) -> None:
+    """Each credit is printed on the rulebook's title page as it stands, so a list or a table where a
+    name belongs would be printed as ``[]``: only texts, per-language texts and a year are credits."""
+    if not credits:
+        return  # missing [credits] is reported where it is read
+    author = credits.get("author")
+    if not (isinstance(author, str) or (isinstance(author, dict) and author)):
+        reader.error(("credits", "author"), "every game credits its author",
+                     'add author = "..." (or author = { en = "...", ja = "..." }) under [credits]')
+    for key in CREDIT_TEXTS:
+        value = credits.get(key)
+        if isinstance(value, dict) and (value or key != "author"):
+            reader.languages_map(credits, ("credits",), key, languages)
+        elif value is not None and not isinstance(value, str) and key != "author":
+            reader.error(("credits", key), f"expected text, found {value!r}",
+                         f'write {key} = "..." (or {key} = {{ en = "...", ja = "..." }})')
+    year = credits.get("year")
+    if year is not None and not (isinstance(year, str) or (isinstance(year, int) and not isinstance(year, bool))):
+        reader.error(("credits", "year"), f"expected a year, found {year!r}", "write year = 2020")
+    reader.unknown_keys(credits, ("credits",), (*CREDIT_TEXTS, "year"))
 
 
 #: a BCP 47 tag as games use them: a language (en, ja, yue) and optional subtags (pt-BR, zh-Hant)
