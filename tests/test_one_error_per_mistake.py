@@ -227,6 +227,11 @@ ONE_CELL = {
     # [no place in its grid: 'yellow-1 has no suit or no rank, which the grid needs']
     "rank": ("gadget-trick", "trick.csv", "rank", "x",
              "trick.csv:2: error: card 'yellow-1': rank 'x' is not a whole number"),
+    # [at the grid's line in game.toml: 'yellow 1 appears 0 time(s)' and 'yellow -1 (1) is outside the grid']
+    "negative-rank": ("gadget-trick", "trick.csv", "rank", "-1",
+                      "trick.csv:2: error: card 'yellow-1': rank -1 is outside the grid, which is missing yellow 1"),
+    "rank-off-the-end": ("take-over-that-job", "numbers.csv", "rank", "15",
+                         "numbers.csv:2: error: card 'green-1': rank 15 is outside the grid, which is missing green 1"),
     # [one error per character: a pasted right-to-left mark and a NUL were two]
     "two-characters": ("gadget-trick", "gadgets.csv", "text.en", "Hook\u202e\x00",
                        "no font has U+0000 '\\x00' (unnamed character), U+202E '\\u202e' (RIGHT-TO-LEFT OVERRIDE)"),
@@ -277,3 +282,13 @@ def test_a_misspelt_credit_is_named(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
     assert "game.toml:22: warning: credits.yaer: unknown key (ignored)" in result.output, result.output
     assert "did you mean 'year'?" in result.output
+
+
+def test_a_grid_that_disagrees_with_the_rules_is_said_once(tmp_path: Path) -> None:
+    """Take Over That Job's rules count the number cards too; with the grid in game.toml the same as the
+    rules they leave the counting to it, and a grid that is not is named as such, not card by card."""
+    status, errors, _ = check_with(tmp_path, "take-over-that-job", 'ranks = "1-14"', 'ranks = "1-13"', file="game.toml")
+    assert status == 1
+    assert sum("the number cards' grid in game.toml is not the rules' green, blue, purple, red x 1-14" in e
+               for e in errors) == 1, errors
+    assert not any("appears" in e or "number card " in e for e in errors), errors

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from pnp.diagnostics import CardErrors, Report, listed, location
@@ -85,6 +86,12 @@ def check_grids(game: Game, report: Report) -> None:
             counted: Counter[tuple[str | None, int | None]] = Counter()
             for card in in_grid:
                 counted[(getattr(card, axis_attr), card.rank)] += card.count
+            for card, cell in _mistyped_ranks(in_grid, axis_attr, axis, grid.ranks, grid.copies, counted):
+                report.error(f"card {card.id!r}: rank {card.rank} is outside the grid, which is missing {cell[0]} "
+                             f"{cell[1]}", *where(card.source), f"if this card is {cell[0]} {cell[1]}, set its rank "
+                             f"to {cell[1]}")
+                counted[cell] += card.count
+                counted[(cell[0], card.rank)] -= card.count
             wrong: dict[int, list[str]] = {}  # how often found -> the cards found that often
             for value in axis:
                 for rank in grid.ranks:
@@ -108,6 +115,20 @@ def check_grids(game: Game, report: Report) -> None:
 
 
 GRID_CARDS_SHOWN = 8
+
+
+def _mistyped_ranks(cards: list[Card], axis_attr: str, axis: Sequence[str], ranks: Sequence[int],
+                    copies: int, counted: Counter) -> list[tuple[Card, tuple[str, int]]]:
+    """Cards whose rank is off the grid where their own suit (or colour) lacks exactly one rank, just as
+    many times as the card is printed: one slip of the rank, said once at the card's line, where the
+    counts would say "yellow 1 appears 0 times" and "yellow -1 is outside the grid" at the grid's."""
+    paired = []
+    for value in axis:
+        missing = [rank for rank in ranks if counted.get((value, rank), 0) < copies]
+        strays = [card for card in cards if getattr(card, axis_attr) == value and card.rank not in ranks]
+        if len(missing) == 1 and len(strays) == 1 and counted[(value, missing[0])] + strays[0].count == copies:
+            paired.append((strays[0], (value, missing[0])))
+    return paired
 
 
 def check_setup(game: Game, report: Report) -> None:

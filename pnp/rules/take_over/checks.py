@@ -47,6 +47,8 @@ class Checker:
         if cards is None or not self.t.colours:
             return
         expected = {(c, n) for c in self.t.colours for n in range(self.t.number_min, self.t.number_max + 1)}
+        if self._numbers_grid_agrees(expected):
+            return
         found: dict[tuple[str | None, int | None], int] = {}
         for card in cards:
             found[(card.colour, card.rank)] = found.get((card.colour, card.rank), 0) + card.count
@@ -61,6 +63,24 @@ class Checker:
         for key in sorted(set(found) - expected, key=str):
             self.report.error(f"number card {key[0]} {key[1]} is outside {', '.join(self.t.colours)} x "
                               f"{self.t.number_min}-{self.t.number_max}", *self.at("numbers"))
+
+    def _numbers_grid_agrees(self, expected: set[tuple[str, int]]) -> bool:
+        """Whether game.toml declares a grid for the number cards, and it is the rules' colours x numbers.
+
+        The generic grid check then counts the cards, at their lines, and this one would only say it
+        again; a grid of other colours or numbers is said to disagree, once, and the cards are left to it.
+        """
+        component = self.game.components[self.t.components.get("numbers", "numbers")]
+        grids = [grid for grid in component.grids if grid.colours and not grid.suits]
+        if not grids:
+            return False
+        declared = {(colour, rank) for grid in grids if grid.copies == 1
+                    for colour in grid.colours for rank in grid.ranks}
+        if declared != expected or any(grid.copies != 1 for grid in grids):
+            self.report.error(f"the number cards' grid in game.toml is not the rules' "
+                              f"{', '.join(self.t.colours)} x {self.t.number_min}-{self.t.number_max}, once each",
+                              *self.at("numbers"), "make the grid and rules.toml [numbers] agree")
+        return True
 
     def structure(self) -> None:
         play = self.t.play
