@@ -195,10 +195,13 @@ def test_a_language_code_that_is_no_code_is_one_error(tmp_path: Path) -> None:
 
 def test_an_icon_name_too_long_for_the_disk_is_an_unknown_icon(tmp_path: Path) -> None:
     """Take Over That Job draws each goal's animal as an icon: a 5,000-letter animal was looked up as a
-    file name and ended in 'File name too long'. (It is also an animal the rules do not know, so there
-    are other errors; the one that matters here is that there is no traceback.)"""
+    file name and ended in 'File name too long'. The whole set of cats is renamed, so that the rules
+    count four sets and the face is drawn."""
     def long_animal(rows: list[list[str]]) -> None:
-        rows[1][rows[0].index("animal")] = "a" * 5000
+        column = rows[0].index("animal")
+        for row in rows[1:]:
+            if row[column] == "cat":
+                row[column] = "a" * 5000
 
     errors = edit_card_list(tmp_path, "take-over-that-job", "goals.csv", long_animal)
     assert any("unknown icon 'aaaa" in error for error in errors), errors
@@ -232,6 +235,12 @@ ONE_CELL = {
                       "trick.csv:2: error: card 'yellow-1': rank -1 is outside the grid, which is missing yellow 1"),
     "rank-off-the-end": ("take-over-that-job", "numbers.csv", "rank", "15",
                          "numbers.csv:2: error: card 'green-1': rank 15 is outside the grid, which is missing green 1"),
+    # [five animals for four players, cat's set short of 2, kat's set of 2 alone, and the face's unknown icon]
+    "animal": ("take-over-that-job", "goals.csv", "animal", "kat",
+               "goals.csv:2: error: card 'goal-cat-2': animal 'kat' would make 5 sets for 4 players, and cat's set "
+               "lacks goal 2"),
+    "another-animal": ("take-over-that-job", "goals.csv", "animal", "zebra",
+                       "goals.csv:2: error: card 'goal-cat-2': animal 'zebra' would make 5 sets"),
     # [one error per character: a pasted right-to-left mark and a NUL were two]
     "two-characters": ("gadget-trick", "gadgets.csv", "text.en", "Hook\u202e\x00",
                        "no font has U+0000 '\\x00' (unnamed character), U+202E '\\u202e' (RIGHT-TO-LEFT OVERRIDE)"),

@@ -11,7 +11,7 @@ import functools
 import itertools
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,8 +70,10 @@ def back_layout_name(component: Component) -> str:
 
 def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver: bool = False,
               library: LayoutLibrary | None = None,
-              components: tuple[str | None, ...] | None = None) -> dict[str, BoundComponent]:
-    """Resolve every printed component's cards (or only ``components``); problems go to ``report``."""
+              components: tuple[str | None, ...] | None = None,
+              leave_out: Collection[str] = ()) -> dict[str, BoundComponent]:
+    """Resolve every printed component's cards (or only ``components``), but those ``leave_out`` names;
+    problems go to ``report``."""
     library = library or load_library(game.path, report)
     forget_resolved_folders()
     binder = Binder(game)
@@ -103,7 +105,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
         pictures = CardErrors()  # problems of the cards' own pictures
         with time_limit(running=False) as clock:  # each card's layouts get their own time (10 s)
             for card in component.cards:
-                if game.names_unknown_terms(card) or not component.fields_known:
+                if card.id in leave_out or game.names_unknown_terms(card) or not component.fields_known:
                     continue  # a misspelt term or unreadable fields are reported; its faces would fail on them
                 context = card_context(game, component, card, lang, generated, ink_saver)
                 try:

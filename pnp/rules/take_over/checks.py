@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pnp.model.fields import closest
+from pnp.model.game import where
 from pnp.rules.take_over.bonuses import BONUS_EFFECTS
 from pnp.rules.take_over.stance import stance_gaps
 from pnp.rules.take_over.tables import PLAY_KEYS, TakeOverTables, section
@@ -115,6 +117,7 @@ class Checker:
         by_animal: dict[str, list[int]] = {}
         for card in cards:
             by_animal.setdefault(card.fields.get("animal", "?"), []).extend([card.rank or 0] * card.count)
+        self._misspelt_animals(cards, by_animal, players)
         total = sum(len(ranks) for ranks in by_animal.values())
         wanted = players * len(self.t.goal_numbers)
         if total != wanted:
@@ -128,6 +131,29 @@ class Checker:
             if sorted(ranks) != sorted(self.t.goal_numbers):
                 self.report.error(f"goal cards of {animal} carry {sorted(ranks)}, expected "
                                   f"{sorted(self.t.goal_numbers)} once each", *self.at("play", "goal_numbers"))
+
+    def _misspelt_animals(self, cards: tuple[Card, ...], by_animal: dict[str, list[int]], players: int) -> None:
+        """With more animals than players, an animal on fewer cards whose goals are just what one other
+        animal's set lacks (or the one of several spelt most alike) is that animal mistyped: said once at
+        each of its cards, and counted as meant. Else 'cat' as 'kat' was four errors: five animals, cat's
+        set short, kat's, and the face's unknown icon."""
+        goals = sorted(self.t.goal_numbers)
+        for stray in sorted(by_animal, key=lambda animal: (len(by_animal[animal]), animal)):
+            if len(by_animal) <= players:
+                return
+            completed = [animal for animal in by_animal if animal != stray
+                         and len(by_animal[animal]) > len(by_animal[stray])
+                         and sorted(by_animal[animal] + by_animal[stray]) == goals]
+            meant = completed[0] if len(completed) == 1 else closest(stray, completed)
+            if meant is None:
+                continue
+            lacks = ", ".join(str(rank) for rank in sorted(by_animal[stray]))
+            for card in cards:
+                if card.fields.get("animal") == stray:
+                    self.report.error(f"card {card.id!r}: animal {stray!r} would make {len(by_animal)} sets "
+                                      f"for {players} players, and {meant}'s set lacks goal {lacks}",
+                                      *where(card.source), f"did you mean {meant!r}?")
+            by_animal[meant] += by_animal.pop(stray)
 
     def bonuses(self) -> None:
         bonuses = self.t.bonuses
