@@ -301,3 +301,17 @@ def test_a_grid_that_disagrees_with_the_rules_is_said_once(tmp_path: Path) -> No
     assert sum("the number cards' grid in game.toml is not the rules' green, blue, purple, red x 1-14" in e
                for e in errors) == 1, errors
     assert not any("appears" in e or "number card " in e for e in errors), errors
+
+
+@pytest.mark.parametrize(("new", "message"), [
+    ('icon = "kee"', "colour 'yellow': unknown icon 'kee'; did you mean 'key' or 'eye'?"),
+    ('icon = ["key"]', "colour 'yellow': expected an icon name, found ['key']"),
+    ('icon = "key.svg"', "colour 'yellow': 'key.svg' is not an icon name"),
+])
+def test_a_colours_unknown_icon_is_one_error_at_the_colour(tmp_path: Path, new: str, message: str) -> None:
+    """Gadget Trick's cards draw their colour's icon three times: a misspelt icon was an error at each of
+    the three layout lines, and none at the colour."""
+    status, errors, where = check_with(tmp_path, "gadget-trick", 'icon = "key"', new, file="game.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and message in errors[0], errors

@@ -89,10 +89,7 @@ def load_icon(name: str, search: Sequence[Folder] = ()) -> Icon:
     close matches, since it is almost always a typo in the game's files.
     """
     if not ICON_NAME.fullmatch(name):
-        raise DataError(
-            f"{name!r} is not an icon name",
-            fix="icon names use letters, digits, '-' and '_', and start with a letter",
-        )
+        raise _not_an_icon_name(name)
     for folder in (*search, builtin_folder()):
         candidate = folder / f"{name}{_SUFFIX}"
         try:
@@ -192,6 +189,20 @@ def _parse_svg(source: Folder) -> Drawing:
             fix="give the <svg> a viewBox and draw filled shapes, e.g. fill=\"#000\"",
         )
     return drawing
+
+
+def icon_problem(name: str, search: Sequence[Folder] = ()) -> DataError | None:
+    """The error :func:`load_icon` would raise for ``name``, without drawing it: for names written in the
+    data (a colour's icon), checked once where they are written rather than at each layout that draws them."""
+    if not ICON_NAME.fullmatch(name):
+        return _not_an_icon_name(name)
+    known = available_icons(search)
+    return None if name in known else _unknown_icon(name, known)
+
+
+def _not_an_icon_name(name: str) -> DataError:
+    return DataError(f"{name!r} is not an icon name",
+                     fix="icon names use letters, digits, '-' and '_', and start with a letter")
 
 
 def _names_in(folder: Folder) -> Iterable[str]:

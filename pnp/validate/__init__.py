@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from pnp.rules.base import GameRules
 from pnp.validate import generic
 from pnp.validate.examples import check_examples, skip_examples
 
+TERM_ATTRIBUTES = ("colour", "suit", "kind")
 NO_RULE_TEXTS = "no rule texts yet: add rules/<lang>.md to build a rulebook"
 
 
@@ -39,6 +41,7 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     """
     generic.check_counts(game, report)
     generic.check_vocabulary(game, report)
+    icons_in_error = generic.check_term_icons(game, report)
     generic.check_duplicate_ids(game, report)
     generic.check_grids(game, report)
     generic.check_setup(game, report)
@@ -65,7 +68,7 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     else:
         outcome = check_examples(game, rules, report, results)
     if layouts:
-        check_layouts(game, rules, report)
+        check_layouts(game, rules, report, icons_in_error)
     if rule_texts and has_rule_texts(game):  # the Markdown machinery is imported only where it is needed
         from pnp.validate.translations import check_translations
 
@@ -75,7 +78,8 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     return rules, outcome
 
 
-def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
+def check_layouts(game: Game, rules: GameRules, report: Report,
+                  terms_in_error: Collection[tuple[str, str]] = ()) -> None:
     """Bind every card to its layouts in every language: a dry run of the faces.
 
     This finds unknown layouts, unknown fields, missing images and unsafe
@@ -92,7 +96,8 @@ def check_layouts(game: Game, rules: GameRules, report: Report) -> None:
     # a card whose row is already in error (a misspelt animal the rules found) is left out: its faces
     # would only fail on the same value again (an unknown icon) at the layout's line
     leave_out = {card.id for card in game.all_cards()
-                 if card.source and (Path(card.source.file).resolve(), card.source.line) in rows_in_error}
+                 if (card.source and (Path(card.source.file).resolve(), card.source.line) in rows_in_error)
+                 or any((attribute, getattr(card, attribute)) in terms_in_error for attribute in TERM_ATTRIBUTES)}
     for lang in game.languages:
         lang_report = Report()
         bound = bind_game(game, rules, lang, lang_report, library=library, leave_out=leave_out)

@@ -46,6 +46,34 @@ def check_vocabulary(game: Game, report: Report) -> None:
     errors.report_to(report)
 
 
+TERM_TABLES = (("colour", "colours"), ("suit", "suits"), ("kind", "kinds"))
+
+
+def check_term_icons(game: Game, report: Report) -> set[tuple[str, str]]:
+    """Each colour's, suit's and kind's icon, once at its line in game.toml; the (attribute, id) of those
+    in error, whose cards the layout dry run leaves alone. A misspelt icon was otherwise an error at every
+    layout line that draws it, three for Gadget Trick's suits."""
+    from pnp.render.icons import icon_problem
+
+    in_error = set()
+    for attribute, key in TERM_TABLES:
+        for term in getattr(game, key).values():
+            name = term.extra.get("icon")
+            if name is None:
+                continue
+            line = game.manifest.line_of(key, term.id, "icon") if game.manifest else None
+            file = game.manifest.path if game.manifest else None
+            if not isinstance(name, str):
+                report.error(f"{attribute} {term.id!r}: expected an icon name, found {name!r}", file, line,
+                             'write icon = "key" (an icon of templates/icons or the game\'s icons/ folder)')
+                in_error.add((attribute, term.id))
+            elif (problem := icon_problem(name, [game.path / "icons"])) is not None:
+                found = problem.diagnostic
+                report.error(f"{attribute} {term.id!r}: {found.message}", file, line, found.fix)
+                in_error.add((attribute, term.id))
+    return in_error
+
+
 def check_duplicate_ids(game: Game, report: Report) -> None:
     first_seen: dict[str, Card] = {}
     for card in game.all_cards():
