@@ -315,3 +315,27 @@ def test_a_colours_unknown_icon_is_one_error_at_the_colour(tmp_path: Path, new: 
     assert status == 1
     assert len(errors) == 1, errors
     assert where in errors[0] and message in errors[0], errors
+
+
+@pytest.mark.parametrize(("game", "card_list", "old", "new"), [
+    ("gadget-trick", "trick.csv", "yellow-1", "yellow-01"),
+    ("two-ops", "deck.csv", "KH", "KHX"),
+    ("rudy", "deck.csv", "2-blue-drop", "2-blue-drops"),
+    ("take-over-that-job", "numbers.csv", "blue-9", "blue-09"),
+])
+def test_a_card_renamed_in_its_list_is_one_error_for_all_the_examples(tmp_path: Path, game: str, card_list: str,
+                                                                       old: str, new: str) -> None:
+    """Every worked example that plays the card failed with an error of its own (six in Gadget Trick),
+    and none said what the card is called now."""
+    def rename(rows: list[list[str]]) -> None:
+        for row in rows:
+            if row[0] == old:
+                row[0] = new
+
+    examples = (DATA / game / "examples.toml").read_text(encoding="utf-8")
+    assert examples.count(f'"{old}"') > 1
+    errors = edit_card_list(tmp_path, game, card_list, rename)
+    assert len(errors) == 1, errors
+    assert "examples.toml" in errors[0] and repr(old) in errors[0] and "more example(s), at line(s)" in errors[0]
+    output = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game]).output
+    assert repr(new) in output.split(errors[0], 1)[1].splitlines()[1], output  # the error's fix line

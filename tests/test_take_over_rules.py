@@ -388,7 +388,7 @@ def test_trick_example_checks_follow_suit(game: Game) -> None:
 def test_trick_example_rejects_unknown_cards(game: Game) -> None:
     with pytest.raises(ExampleError, match="not a number card id"):
         run(game, "trick", {"players": ["A"], "plays": ["pink-3"]})
-    with pytest.raises(ExampleError, match="red-15 is not a card"):
+    with pytest.raises(ExampleError, match="'red-15' is not a card"):
         run(game, "trick", {"players": ["A"], "plays": ["red-15"]})
     with pytest.raises(ExampleError, match="same length"):
         run(game, "trick", {"players": ["A", "B"], "plays": ["red-1"]})

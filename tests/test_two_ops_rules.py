@@ -515,7 +515,7 @@ def test_bad_example_inputs(game: Game, inputs: dict[str, object], problem: str)
 def test_example_card_must_be_in_the_deck() -> None:
     deck = tuple(card for card in make_deck() if card.id != "7H")
     game = make_game(deck=deck)
-    with pytest.raises(ExampleError, match="7H is not a card"):
+    with pytest.raises(ExampleError, match="'7H' is not a card"):
         RULES.run_example(game, Example(id="x", kind="operation", inputs={"operator": "KS", "numbers": ["7H", "2S"]},
                                         expect={}))
 

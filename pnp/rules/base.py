@@ -9,7 +9,7 @@ neither the core nor the renderers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -41,8 +41,26 @@ class ExampleError(Exception):
     """An example's inputs make no sense (unknown card, wrong kind).
 
     Raised by ``run_example``; the core turns it into a report entry with the
-    example's file and line.
+    example's file and line, and ``fix`` into its fix.
     """
+
+    def __init__(self, message: str, fix: str | None = None) -> None:
+        super().__init__(message)
+        self.fix = fix
+
+
+def unknown_card(message: str, card_id: str, known: Iterable[str]) -> ExampleError:
+    """An example names a card the deck does not have: most often a card renamed in the card list."""
+    import difflib
+
+    # itself, if it is in the list but has no rank; three, as 'yellow-1' renamed 'yellow-01' is as close
+    # to 'yellow-10' and 'yellow-11'
+    hints = difflib.get_close_matches(card_id, sorted(set(known) - {card_id}), n=3, cutoff=0.6)
+    if not hints:
+        return ExampleError(message, "use an id from the card list")
+    named = [repr(hint) for hint in hints]
+    either = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
+    return ExampleError(message, f"did you mean {either}?")
 
 
 class GameRules:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import Report, line_spans
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.model.fields import closest
 from pnp.model.game import Game, where
@@ -24,6 +24,7 @@ def check_examples(game: Game, rules: GameRules, report: Report,
     """
     outcome: dict[str, str] = {}
     results = {} if results is None else results
+    failures: dict[tuple[str, str | None], list[tuple[str, Any, int | None]]] = {}  # (message, fix) -> examples
     for example in game.examples:
         results[example.id] = None
         file, line = where(example.source)
@@ -38,7 +39,7 @@ def check_examples(game: Game, rules: GameRules, report: Report,
         try:
             computed = results[example.id] = rules.run_example(game, example)
         except ExampleError as exc:
-            report.error(f"example {example.id!r}: {exc}", file, line)
+            failures.setdefault((str(exc), exc.fix), []).append((example.id, file, line))
             outcome[example.id] = "error"
             continue
         mismatches = [
@@ -61,6 +62,13 @@ def check_examples(game: Game, rules: GameRules, report: Report,
             outcome[example.id] = "mismatch"
         else:
             outcome[example.id] = "ok"
+    for (message, fix), examples in failures.items():
+        # one card renamed in the card list fails every example that plays it: one error, at the first
+        example_id, file, line = examples[0]
+        others = [other_line for _, _, other_line in examples[1:] if other_line is not None]
+        also = (f" (and {len(examples) - 1} more example(s), at line(s) {', '.join(line_spans(others))})"
+                if others else "")
+        report.error(f"example {example_id!r}: {message}{also}", file, line, fix)
     check_player_names(game, report)
     return outcome
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.model.game import Game
-from pnp.rules.base import ExampleError
+from pnp.rules.base import ExampleError, unknown_card
 from pnp.rules.gadget_trick.play import end_of_trick, legal_plays, next_leader, trick_winner
 from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.gadget_trick.watch_cards import WatchCard, parse_card, removals
@@ -138,7 +138,7 @@ def _played(game: Game, settings: Settings, card_ids: Sequence[str]) -> list[Pla
     for card_id in card_ids:
         card = deck.get(card_id)
         if card is None or card.colour is None or card.rank is None:
-            raise ExampleError(f"unknown trick card {card_id!r}")
+            raise unknown_card(f"unknown trick card {card_id!r}", card_id, deck)
         played.append(PlayedCard(card.colour, card.rank))
     return played
 

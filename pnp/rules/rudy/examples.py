@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pnp.model.game import Card, Game
-from pnp.rules.base import ExampleError
+from pnp.rules.base import ExampleError, unknown_card
 from pnp.rules.rudy.pricing import dice_bonus, face_options, price_set
 from pnp.rules.rudy.tables import Tables
 
@@ -77,7 +77,7 @@ def _cards(game: Game, tables: Tables, ids: Any) -> list[Card]:
     cards = []
     for card_id in ids:
         if card_id not in deck:
-            raise ExampleError(f"unknown card {card_id!r}")
+            raise unknown_card(f"unknown card {card_id!r}", card_id, deck)
         cards.append(deck[card_id])
     for card in cards:
         if ids.count(card.id) > card.count:

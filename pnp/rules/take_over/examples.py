@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import ExampleError
+from pnp.rules.base import ExampleError, unknown_card
 from pnp.rules.take_over.bonuses import BonusError, BonusState, apply_bonus
 from pnp.rules.take_over.stance import play_trick
 from pnp.rules.take_over.strength import NumberCard, legal_plays, parse_number_card
@@ -37,7 +37,8 @@ def _card(game: Game, tables: TakeOverTables, text: Any) -> NumberCard:
         return parsed
     card = next((c for c in component.cards if c.id == parsed.id), None)
     if card is None or card.colour is None or card.rank is None:
-        raise ExampleError(f"{parsed.id} is not a card of component {component.id!r}")
+        raise unknown_card(f"{parsed.id!r} is not a card of component {component.id!r}", parsed.id,
+                           (c.id for c in component.cards))
     return NumberCard(id=card.id, colour=card.colour, number=card.rank)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import ExampleError
+from pnp.rules.base import ExampleError, unknown_card
 from pnp.rules.two_ops.cards import CardError, PlayingCard, parse_card
 from pnp.rules.two_ops.deck import deck_cards
 from pnp.rules.two_ops.operators import apply_operator
@@ -27,7 +27,8 @@ def _resolve(game: Game, tables: TwoOpsTables, text: Any) -> PlayingCard:
         return parsed
     card = next((c for c in cards if c.id == parsed.id), None)
     if card is None or card.rank is None or card.colour is None:
-        raise ExampleError(f"{parsed.id} is not a card of component {tables.component!r}")
+        raise unknown_card(f"{parsed.id!r} is not a card of component {tables.component!r}", parsed.id,
+                           (c.id for c in cards))
     return PlayingCard(id=card.id, rank=card.rank, colour=card.colour)
 
 
