@@ -26,9 +26,10 @@ little more than one.
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,17 +46,21 @@ IconDraw = Callable[[Any, float, float, float], None]
 _WIDTH_SLACK = 1e-6  # float sums of glyph widths must not push a line that fits exactly
 # Breakable spaces (not U+00A0 or U+2007, which glue, nor U+3000, which is a CJK character).
 _SPACE_CLASS = " \u2002-\u2006\u2008-\u200b\u205f"
-_CJK_CLASS = (
-    "\u2e80-\u2fdf"  # CJK radicals
-    "\u3000-\u30ff"  # CJK punctuation, hiragana, katakana
-    "\u3100-\u9fff"  # bopomofo .. CJK unified ideographs
-    "\uf900-\ufaff"  # compatibility ideographs
-    "\ufe30-\ufe4f"  # CJK compatibility forms
-    "\uff00-\uffef"  # full- and half-width forms
-    "\U00020000-\U0003ffff"  # supplementary ideographs
+# (first, last) code points of the CJK blocks, sorted. Not a regular expression's character class:
+# compiling one that spans the ideographs fills a 65,536-entry table in Python, about 1.5 ms at every
+# start of pnp, three times over.
+_CJK_RANGES = (
+    (0x2E80, 0x2FDF),  # CJK radicals
+    (0x3000, 0x30FF),  # CJK punctuation, hiragana, katakana
+    (0x3100, 0x9FFF),  # bopomofo .. CJK unified ideographs
+    (0xF900, 0xFAFF),  # compatibility ideographs
+    (0xFE30, 0xFE4F),  # CJK compatibility forms
+    (0xFF00, 0xFFEF),  # full- and half-width forms
+    (0x20000, 0x3FFFF),  # supplementary ideographs
 )
-_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
-_TOKEN = re.compile(f"(\n)|([{_SPACE_CLASS}]+)|([{_CJK_CLASS}])|([^\n{_SPACE_CLASS}{_CJK_CLASS}]+)")
+_CJK_FIRSTS = tuple(first for first, _ in _CJK_RANGES)
+# a newline, a run of breakable spaces, or a run of anything else (split further at CJK characters)
+_TOKEN = re.compile(f"(\n)|([{_SPACE_CLASS}]+)|([^\n{_SPACE_CLASS}]+)")
 _OBJECT_REPLACEMENT = "\ufffc"
 
 
@@ -108,14 +113,14 @@ class Line:
 
 
 class _Kind(enum.IntEnum):
-    NEWLINE = 1  # numbered as the groups of _TOKEN
+    NEWLINE = 1
     SPACE = 2
     CJK = 3
     WORD = 4
     ICON = 5
 
 
-_KINDS = (None, _Kind.NEWLINE, _Kind.SPACE, _Kind.CJK, _Kind.WORD)  # by _TOKEN group number
+_KINDS = (None, _Kind.NEWLINE, _Kind.SPACE, _Kind.WORD)  # by _TOKEN group number; words hold CJK too
 
 
 @dataclass(slots=True)
@@ -148,7 +153,27 @@ class _Paragraph:
 
 def is_cjk(char: str) -> bool:
     """Characters set one per em box, between which Japanese text may break."""
-    return _CJK_CHAR.fullmatch(char) is not None
+    if len(char) != 1:
+        return False
+    code = ord(char)
+    block = bisect.bisect_right(_CJK_FIRSTS, code) - 1
+    return block >= 0 and code <= _CJK_RANGES[block][1]
+
+
+def _words_and_cjk(text: str) -> Iterator[tuple[_Kind, int, int]]:
+    """(kind, start, end) of a run of non-space text: each CJK character alone, the rest as words."""
+    if text.isascii():
+        yield _Kind.WORD, 0, len(text)
+        return
+    word_start = 0
+    for index, char in enumerate(text):
+        if is_cjk(char):
+            if word_start < index:
+                yield _Kind.WORD, word_start, index
+            yield _Kind.CJK, index, index + 1
+            word_start = index + 1
+    if word_start < len(text):
+        yield _Kind.WORD, word_start, len(text)
 
 
 def _may_break(before: _Atom, after: _Atom, spaced: bool) -> bool:
@@ -269,10 +294,15 @@ class PreparedText:
                 continue
             style = run.style
             for match in _TOKEN.finditer(run.text):
-                kind = _KINDS[match.lastindex]
-                text = match.group()
-                width = 0.0 if kind is _Kind.NEWLINE else self._text_width(text, style)
-                atoms.append(_Atom(kind, text, style, None, width, (index, match.start())))
+                kind, text, start = _KINDS[match.lastindex], match.group(), match.start()
+                if kind is not _Kind.WORD:
+                    width = 0.0 if kind is _Kind.NEWLINE else self._text_width(text, style)
+                    atoms.append(_Atom(kind, text, style, None, width, (index, start)))
+                    continue
+                for kind, first, end in _words_and_cjk(text):
+                    piece = text[first:end]
+                    atoms.append(_Atom(kind, piece, style, None, self._text_width(piece, style),
+                                       (index, start + first)))
         return atoms
 
     def characters(self, atoms: Iterable[_Atom]) -> list[_Atom]:
