@@ -318,3 +318,30 @@ def test_a_folder_or_a_non_picture_named_as_art_says_so(tmp_path: Path) -> None:
     assert "card 'b': image 'cards/deck.csv' cannot be read: deck.csv is not an image pnp can read: use PNG, " \
            "JPEG or SVG" in result.output
     assert "object at 0x" not in result.output
+
+
+def test_a_deck_of_plain_fields_builds_without_importing_jinja2(tmp_path: Path) -> None:
+    """Jinja2 is imported by the first template that needs it, not on every build: its import is a
+    tenth of a 90-card image build (docs/benchmarks.md). The time limit's clock imported it for its
+    exception class, so every build paid for it; this build, in a fresh interpreter, must not."""
+    import subprocess
+    import sys
+
+    game = make_game(tmp_path, [f"c{i},1,art/c{i}.png" for i in range(3)], 3)
+    for i in range(3):
+        art(game / "art" / f"c{i}.png", (200, 30 * i, 0), size=(82, 112))
+    manifest = game / "game.toml"  # a back of plain fields, as the benchmark's (the default back has conditions)
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace('fields = ["image"]',
+                                                                      'fields = ["image"]\nback = "plain-back"'))
+    (game / "layouts").mkdir()
+    (game / "layouts" / "plain-back.toml").write_text(
+        '[[element]]\ntype = "rect"\nfill = "#334d66"\nbleed = true\n'
+        '[[element]]\ntype = "text"\ntext = "{{ game.title }}"\nsize = 16\ncolour = "#ffffff"\n', encoding="utf-8")
+    script = ("import sys; from pnp.cli import cli\n"
+              "try:\n    cli(sys.argv[1:])\nexcept SystemExit as exit:\n    assert not exit.code, exit.code\n"
+              "print('jinja2' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", script, "build", "--data", str(tmp_path / "data"), "art-deck",
+                             "--lang", "en", "--paper", "a4", "--what", "cards", "--out", str(tmp_path / "out"),
+                             "--jobs", "1"], capture_output=True, text=True, check=True)
+    assert (tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf").is_file()
+    assert result.stdout.strip().splitlines()[-1] == "False", result.stdout + result.stderr

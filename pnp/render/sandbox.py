@@ -13,6 +13,7 @@ import functools
 import os
 import re
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -193,10 +194,15 @@ def time_limit(seconds: float | None = None, running: bool = True) -> Iterator[C
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield Clock(limit, armed=False)
         return
-    from jinja2.sandbox import SecurityError
 
     def expired(_signum: int, _frame: object) -> None:
-        raise SecurityError(f"it took longer than {limit:g} s to work out (a loop that runs too long?)")
+        # Jinja2 is imported by the first template that runs, not here: a deck of plain fields never
+        # needs it, and importing it for its exception class cost every build 11 ms. With no template
+        # run yet, what ran too long is pnp's own code, a bug that keeps its traceback.
+        sandbox = sys.modules.get("jinja2.sandbox")
+        if sandbox is None:
+            raise TimeoutError(f"pnp ran for longer than {limit:g} s with no template running")
+        raise sandbox.SecurityError(f"it took longer than {limit:g} s to work out (a loop that runs too long?)")
 
     clock = Clock(limit, armed=True)
     previous = signal.signal(signal.SIGALRM, expired)
