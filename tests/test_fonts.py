@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 from pathlib import Path
 
 import pypdfium2
@@ -164,14 +163,12 @@ def test_unreadable_font_file_is_a_data_error(tmp_path: Path) -> None:
         prepare_fonts(["x"], tmp_path, overrides={"regular": tmp_path / "missing.otf"})
 
 
-def test_subset_and_conversion_of_400_characters_is_fast() -> None:
+def test_a_subset_of_400_characters_holds_every_one() -> None:
+    """How fast it is belongs to the benchmarks, not here: a timed test fails on a busy machine."""
     chars = {chr(c) for c in range(0x4E00, 0x4E00 + 300)} | {chr(c) for c in range(0x3041, 0x3097)}
     chars |= {chr(c) for c in range(0x21, 0x7F)}
     assert len(chars) > 400
-    started = time.perf_counter()
     data = truetype_subset_bytes(default_font_paths()["regular"], chars)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 2.0
     font = FtFont(io.BytesIO(data))
     assert set(font.getBestCmap()) >= {ord(c) for c in chars}
 
