@@ -351,11 +351,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 def _grids(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...]) -> tuple[GridRule, ...]:
     grids = []
-    for index, grid in enumerate(table.get("grid", [])):
+    for index, grid in reader.tables(table, path, "grid") or []:
         grid_path = path + ("grid", index)
-        if not isinstance(grid, dict):
-            reader.error(grid_path, "expected a table")
-            continue
         reader.unknown_keys(grid, grid_path, GRID_KEYS)
         ranks = _ranks(reader, grid.get("ranks", []), grid_path + ("ranks",))
         grids.append(GridRule(
@@ -403,14 +400,11 @@ def _deal(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...]
 def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[dict[int, SetupRow], bool]:
     """The setup rows by player count, and whether a row in error was left out (reported)."""
     rows: dict[int, SetupRow] = {}
-    dropped_rows = False
     default_pool = next((c.id for c in game.components.values() if c.kind == "cards"), None)
-    for index, table in enumerate(data.get("setup", [])):
+    readable = reader.tables(data, (), "setup")
+    dropped_rows = readable is None or len(readable) < len(data.get("setup", []))
+    for index, table in readable or []:
         path = ("setup", index)
-        if not isinstance(table, dict):
-            reader.error(path, "expected a [[setup]] table")
-            dropped_rows = True
-            continue
         reader.unknown_keys(table, path, SETUP_KEYS)
         players = _players(reader, table.get("players"), path + ("players",))
         main = _deal(reader, table, path, default_pool)
@@ -441,9 +435,9 @@ def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[dict[i
 
 def _notes(reader: TomlReader, data: dict[str, Any]) -> tuple[SeedNote, ...]:
     notes = []
-    for index, table in enumerate(data.get("note", [])):
+    for index, table in reader.tables(data, (), "note") or []:
         path = ("note", index)
-        if not isinstance(table, dict) or not isinstance(table.get("text"), str):
+        if not isinstance(table.get("text"), str):
             reader.error(path, "a [[note]] needs id and text")
             continue
         reader.unknown_keys(table, path, {"id", "text"})
@@ -458,11 +452,8 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
     reader = TomlReader(files.examples, report)
     examples = []
     seen: dict[str, int | None] = {}
-    for index, table in enumerate(files.examples.data.get("example", [])):
+    for index, table in reader.tables(files.examples.data, (), "example") or []:
         path = ("example", index)
-        if not isinstance(table, dict):
-            reader.error(path, "expected an [[example]] table")
-            continue
         reader.unknown_keys(table, path, {"id", "kind", "inputs", "expect", "deviation", "description", "note"})
         example_id = reader.string(table, path, "id")
         kind = reader.string(table, path, "kind")

@@ -86,6 +86,23 @@ class TomlReader:
             return {}
         return value
 
+    def tables(self, table: dict[str, Any], path: Path_, key: str) -> list[tuple[int, dict[str, Any]]] | None:
+        """An array of tables (``[[key]]``) as (index, table) pairs, none if absent; an entry that is no
+        table is an error at its line, and the rest is still read. None (reported) when the value is no
+        array at all, as ``bonus = 3``: then the caller has nothing it could count."""
+        value = table.get(key, [])
+        if not isinstance(value, list):
+            self.error(path + (key,), f"expected [[{_toml_header(path + (key,))}]] tables, found {value!r}",
+                       f"write each as a table of its own, headed [[{_toml_header(path + (key,))}]]")
+            return None
+        found = []
+        for index, entry in enumerate(value):
+            if isinstance(entry, dict):
+                found.append((index, entry))
+            else:
+                self.error(path + (key, index), f"expected a [[{_toml_header(path + (key,))}]] table, found {entry!r}")
+        return found
+
     def languages_map(self, table: dict[str, Any], path: Path_, key: str, languages: Iterable[str],
                       required: bool = True) -> dict[str, str]:
         """A per-language text such as ``title = { en = "...", ja = "..." }``.

@@ -68,11 +68,8 @@ def read_settings(game: Game, report: Report) -> Settings | None:
         reader.error(("deck", "colour_order"), "expected the list of colours in the order they join the game")
         return None
     exceptions: dict[int, tuple[int, int]] = {}
-    for index, row in enumerate(deal.get("exception", [])):
+    for index, row in reader.tables(deal, ("deal",), "exception") or []:
         path = ("deal", "exception", index)
-        if not isinstance(row, dict):
-            reader.error(path, "expected a [[deal.exception]] table with players, hand and tricks")
-            continue
         players, hand, tricks = (reader.integer(row, path, key, minimum=1) for key in ("players", "hand", "tricks"))
         if players is not None and hand is not None and tricks is not None:
             exceptions[players] = (hand, tricks)

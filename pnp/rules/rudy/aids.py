@@ -47,8 +47,9 @@ def wild_table(game: Game, tables: Tables, spec: Mapping[str, Any], lang: str) -
 
 def turn_table(game: Game, tables: Tables, spec: Mapping[str, Any], lang: str) -> AidTable:
     hand = next((row.hand for row in game.setup.values()), "")
+    turn = tables.doc.data.get("turn", [])  # of another shape: reported by the check
     rows = [[f"[{row.get('step')}]", str(_localised(row, lang)).format(hand=hand)]
-            for row in tables.doc.data.get("turn", []) if isinstance(row, dict)]
+            for row in (turn if isinstance(turn, list) else []) if isinstance(row, dict)]
     return _aid("turn", spec, lang, rows)
 
 

@@ -110,14 +110,26 @@ def _check_aces(tables: Tables, deck: Sequence[Card], report: Report,
 
 def check_texts(game: Game, tables: Tables, report: Report) -> None:
     data = tables.doc.data
-    steps = [row.get("step") for row in data.get("turn", []) if isinstance(row, dict)]
-    if steps != list(range(1, 10)):
+    turn = data.get("turn", [])
+    if not isinstance(turn, list):
+        report.error(f"turn: expected [[turn]] tables, one per step, found {turn!r}", tables.doc.path,
+                     tables.line("turn"), "write each step as a table of its own, headed [[turn]]")
+    elif (steps := [row.get("step") for row in turn if isinstance(row, dict)]) != list(range(1, 10)):
         report.error(f"the turn sequence must list steps 1-9 in order, found {steps}", tables.doc.path,
                      tables.line("turn"))
     report_aid_problems(tables.doc, report)
     examples = {example.id: example for example in game.examples}
-    for name, erratum in data.get("erratum", {}).items():
+    errata = data.get("erratum", {})
+    if not isinstance(errata, dict):
+        report.error(f"erratum: expected a table of errata, found {errata!r}", tables.doc.path, tables.line("erratum"),
+                     "write each as [erratum.<name>] with its wording per language and its two examples")
+        errata = {}
+    for name, erratum in errata.items():
         line = tables.line("erratum", name)
+        if not isinstance(erratum, dict):
+            report.error(f"erratum {name!r}: expected a table, found {erratum!r}", tables.doc.path, line,
+                         f"write [erratum.{name}] with its wording per language and its two examples")
+            continue
         for lang in game.languages:
             if not str(erratum.get(lang, "")).strip():
                 report.error(f"erratum {name!r} has no {lang!r} wording", tables.doc.path, line)

@@ -76,9 +76,12 @@ def _names(reader: TomlReader, table: Mapping[str, Any], path: tuple[str, ...], 
 def _price_rows(reader: TomlReader, data: Mapping[str, Any]) -> tuple[PriceRow, ...] | None:
     rows = []
     ok = True
-    for index, row in enumerate(reader.table(data, (), "market", required=True).get("price", [])):
+    written = reader.tables(reader.table(data, (), "market", required=True), ("market",), "price")
+    if written is None:
+        return None
+    for index, row in written:
         path = ("market", "price", index)
-        span = row.get("count") if isinstance(row, dict) else None
+        span = row.get("count")
         if (not isinstance(span, list) or len(span) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in span)
                 or span[0] > span[1]):
@@ -105,7 +108,10 @@ def _price_rows(reader: TomlReader, data: Mapping[str, Any]) -> tuple[PriceRow, 
 
 def _bonus_rows(reader: TomlReader, sets: Mapping[str, Any]) -> dict[int, int] | None:
     bonus: dict[int, int] = {}
-    for index, row in enumerate(sets.get("bonus", [])):
+    rows = reader.tables(sets, ("set",), "bonus")
+    if rows is None:
+        return None
+    for index, row in rows:
         path = ("set", "bonus", index)
         elements = reader.integer(row, path, "elements", minimum=1)
         value = reader.integer(row, path, "bonus")
@@ -117,7 +123,10 @@ def _bonus_rows(reader: TomlReader, sets: Mapping[str, Any]) -> dict[int, int] |
 
 def _elements(reader: TomlReader, sets: Mapping[str, Any]) -> tuple[Element, ...] | None:
     elements = []
-    for index, row in enumerate(sets.get("element", [])):
+    rows = reader.tables(sets, ("set",), "element")
+    if rows is None:
+        return None
+    for index, row in rows:
         path = ("set", "element", index)
         element_id, test, of = (reader.string(row, path, key) for key in ("id", "test", "of"))
         if test not in ELEMENT_TESTS:

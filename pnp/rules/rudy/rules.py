@@ -49,6 +49,7 @@ class RudyRules(GameRules):
             return {}
         buys = {row.buy for row in tables.prices if row.buy is not None}
         erratum = tables.doc.data.get("erratum", {})
+        glossary = tables.doc.data.get("glossary", {})  # of other shapes: reported by the check
         return {
             "market_prices": [{"from": r.first, "to": r.last, "sell": r.sell, "buy": r.buy} for r in tables.prices],
             "buy_price": buys.pop() if len(buys) == 1 else None,
@@ -59,8 +60,10 @@ class RudyRules(GameRules):
             "set_multiplier": tables.multiplier,
             "set_bonus": dict(tables.bonus),
             "black_white_run_price": tables.black_white_price,
-            "errata": {name: _localised(entry, lang) for name, entry in erratum.items()},
-            "glossary": {key: _localised(term, lang) for key, term in tables.doc.data.get("glossary", {}).items()},
+            "errata": {name: _localised(entry, lang) for name, entry in erratum.items()}
+            if isinstance(erratum, dict) else {},
+            "glossary": {key: _localised(term, lang) for key, term in glossary.items()}
+            if isinstance(glossary, dict) else {},
         }
 
     def aid_tables(self, game: Game, lang: str) -> list[AidTable]:
