@@ -339,3 +339,11 @@ def test_a_card_renamed_in_its_list_is_one_error_for_all_the_examples(tmp_path: 
     assert "examples.toml" in errors[0] and repr(old) in errors[0] and "more example(s), at line(s)" in errors[0]
     output = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game]).output
     assert repr(new) in output.split(errors[0], 1)[1].splitlines()[1], output  # the error's fix line
+
+
+def test_a_die_with_too_few_faces_is_one_error_at_its_line(tmp_path: Path) -> None:
+    """Rudy's card numbers are the die's faces: faces = 3 was one error per card numbered 4 to 6 (30)."""
+    status, errors, where = check_with(tmp_path, "rudy", "faces = 6", "faces = 3")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and "and 26 more: numbers 4-6 are not faces of a 3-sided die" in errors[0], errors

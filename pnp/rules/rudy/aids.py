@@ -34,6 +34,7 @@ def elements_table(tables: Tables, spec: Mapping[str, Any], lang: str) -> AidTab
 
 def wild_table(game: Game, tables: Tables, spec: Mapping[str, Any], lang: str) -> AidTable:
     names = tables.doc.data.get("attribute", {})
+    names = names if isinstance(names, dict) else {}  # of another shape: reported by the check
     rows = []
     for kind, chooses in tables.wild.items():
         chosen = _listing([str(_localised(names.get(a, a), lang)) for a in ATTRIBUTES if a in chooses], spec, lang)

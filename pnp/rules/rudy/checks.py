@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import Report, listed
 from pnp.model.game import Card, Game
 from pnp.rules.rudy.pricing import market_reach
 from pnp.rules.rudy.tables import PriceRow, Tables
@@ -66,10 +66,15 @@ def check_deck(game: Game, tables: Tables, deck: Sequence[Card], report: Report,
     where = (game.manifest.path if game.manifest else None,
              component.source.line if component.source else None)
     faces = set(range(1, tables.dice_faces + 1))
-    for card in deck:
-        if card.rank is not None and card.rank not in faces:
-            report.error(f"card {card.id!r}: number {card.rank} is not a face of a "
-                         f"{tables.dice_faces}-sided die", *_at(card))
+    off = [card for card in deck if card.rank is not None and card.rank not in faces]
+    if len(off) == 1:
+        report.error(f"card {off[0].id!r}: number {off[0].rank} is not a face of a {tables.dice_faces}-sided die",
+                     *_at(off[0]))
+    elif off:  # many cards at once: more likely the die (dice.faces) than each card
+        numbers = _spans(sorted({card.rank for card in off if card.rank is not None}))
+        report.error(f"cards {listed([card.id for card in off])}: numbers {numbers} are not faces of a "
+                     f"{tables.dice_faces}-sided die", tables.doc.path, tables.line("dice", "faces"),
+                     "fix dice.faces, or the cards' numbers")
     numbered = {card.rank for card in deck if card.rank is not None}
     if faces - numbered:
         report.error(f"no card shows the die face(s) {_spans(sorted(faces - numbered))}", *where)
@@ -117,6 +122,11 @@ def check_texts(game: Game, tables: Tables, report: Report) -> None:
     elif (steps := [row.get("step") for row in turn if isinstance(row, dict)]) != list(range(1, 10)):
         report.error(f"the turn sequence must list steps 1-9 in order, found {steps}", tables.doc.path,
                      tables.line("turn"))
+    for key, what in (("attribute", "each attribute's name"), ("glossary", "each term")):
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            report.error(f"{key}: expected a table of {what} per language, found {value!r}", tables.doc.path,
+                         tables.line(key), f'write [{key}] with lines such as colour = {{ en = "...", ja = "..." }}')
     report_aid_problems(tables.doc, report)
     examples = {example.id: example for example in game.examples}
     errata = data.get("erratum", {})
