@@ -447,10 +447,10 @@ def test_a_wrong_stated_winner_is_a_mismatch_at_the_expect_line() -> None:
     ("game-end", {"players": 3, "trick": 9, "last_winner": 0, "won_count": [1]}, "one number per seat"),
     # no list where a list belongs: these were TypeErrors ('bool' object is not iterable), not example errors
     ("game-end", {"players": 3, "trick": 4, "last_winner": 0, "removed": True},
-     "removed: expected a list of whole numbers, found True"),
+     "removed: expected a list of seats, found True"),
     ("game-end", {"players": 3, "trick": 9, "last_winner": 0, "won_trump": 3},
      "won_trump: expected a list of whole numbers, found 3"),
-    ("next-leader", {"players": 3, "winner": 0, "removed": -3}, "removed: expected a list of whole numbers"),
+    ("next-leader", {"players": 3, "winner": 0, "removed": -3}, "removed: expected a list of seats"),
 ])
 def test_bad_example_inputs_raise_example_error(kind: str, inputs: dict, message: str) -> None:
     example = Example(id="x", kind=kind, inputs=inputs, expect={})

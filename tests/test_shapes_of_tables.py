@@ -69,6 +69,39 @@ CASES = {
 }
 
 
+# A worked example's inputs, each of which crashed or hung: (game, old, new, the error said)
+EXAMPLE_INPUTS = {
+    "hand-of-a-number": ("take-over-that-job", '["red-3", "blue-11"]]', "0]",
+                         "inputs.hands must list one hand (a list of card ids) per play"),
+    "bonus-a-list": ("take-over-that-job", 'sequence = [{ bonus = "A", colour = "green" }, { bonus = "C" }',
+                     'sequence = [{ bonus = "A", colour = "green" }, { bonus = [] }', "step 2: name a bonus"),
+    "pile-a-number": ("gadget-trick", 'won = [["green-3", "green-6", "green-9"], [], []]',
+                      'won = [["green-3", "green-6", "green-9"], [], 0]', "won must list one pile"),
+    "no-players": ("gadget-trick", "players = 4\nleader = 0", "players = 0\nleader = 0", "players: 0 is outside 3-6"),
+    # a list of 10**12 seats: it ran until the memory was gone
+    "players-a-trillion": ("gadget-trick", "players = 3\ntrick = 2", "players = 1000000000000\ntrick = 2",
+                           "players: 1000000000000 is outside 3-6"),
+    "seat-off-the-table": ("gadget-trick", "players = 3\ntrick = 2\ntrump = \"yellow\"\nleader = 0",
+                           "players = 3\ntrick = 2\ntrump = \"yellow\"\nleader = 7",
+                           "leader (a seat, 0-2): 7 is outside"),
+    "players-a-fraction": ("gadget-trick", "players = 4\nleader = 0", "players = 4.5\nleader = 0",
+                           "players: expected a whole number, found 4.5"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXAMPLE_INPUTS))
+def test_an_examples_input_of_the_wrong_shape_is_its_error(tmp_path: Path, case: str) -> None:
+    game, old, new, said = EXAMPLE_INPUTS[case]
+
+    def edit(text: str) -> str:
+        assert old in text
+        return text.replace(old, new, 1)
+
+    status, output, errors = check_edited(tmp_path, game, "examples.toml", edit)
+    assert status == 1, output
+    assert any("examples.toml" in error and said in error for error in errors), errors
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_value_of_the_wrong_shape_is_an_error_not_a_traceback(tmp_path: Path, case: str) -> None:
     game, file, edit, said = CASES[case]

@@ -12,6 +12,8 @@ from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.gadget_trick.watch_cards import WatchCard, parse_card, removals
 from pnp.rules.surveillance import ConditionError, PlayedCard, PlayerView
 
+AS_NUMBER_MOST = 99
+
 
 def run_trick(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
     plays = _played(game, settings, _ids(inputs, "plays"))
@@ -19,16 +21,17 @@ def run_trick(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict
     if not isinstance(overrides, dict):
         raise ExampleError("as_number must map a play's position (from 0) to the number it counts as")
     for position, number in overrides.items():
-        index = _int(position, "as_number position")
+        index = int(position) if isinstance(position, str) and position.isdigit() else -1
         if not 0 <= index < len(plays):
-            raise ExampleError(f"as_number: there is no play {index}")
-        plays[index] = PlayedCard(plays[index].colour, _int(number, "as_number value"))
+            raise ExampleError(f"as_number: there is no play {position!r} (plays are counted from 0)")
+        # a gadget may make a card count past the deck's ranks (the Mirror Shield's 11): bounded, not exact
+        plays[index] = PlayedCard(plays[index].colour, _int(number, "as_number value", 0, AS_NUMBER_MOST))
     trump = _colour(settings, inputs.get("trump"))
     winner = trick_winner(plays, trump)
     result: dict[str, Any] = {"winner": winner}
     if "leader" in inputs:
-        players = _int(inputs.get("players", len(plays)), "players")
-        result["winner_seat"] = (_int(inputs["leader"], "leader") + winner) % players
+        players = _players(game, inputs, default=len(plays))
+        result["winner_seat"] = (_seat(inputs["leader"], "leader", players) + winner) % players
     return result
 
 
@@ -41,17 +44,18 @@ def run_follow(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dic
 
 
 def run_surveillance(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    players = _int(inputs.get("players"), "players")
-    trick = _int(inputs.get("trick"), "trick")
+    players = _players(game, inputs)
+    trick = _int(inputs.get("trick"), "trick", 1, settings.tricks_for(players))
     trump = _colour(settings, inputs.get("trump"))
-    removed_before = set(_ints(inputs, "removed", []))
-    order = [seat for seat in _seats_from(_int(inputs.get("leader"), "leader"), players)
+    removed_before = set(_seats(inputs, "removed", players))
+    order = [seat for seat in _seats_from(_seat(inputs.get("leader"), "leader", players), players)
              if seat not in removed_before]
     plays = _played(game, settings, _ids(inputs, "plays"))
     if len(plays) != len(order):
         raise ExampleError(f"{len(order)} players in play but {len(plays)} cards played")
     piles = inputs.get("won", [[] for _ in range(players)])
-    if not isinstance(piles, list) or len(piles) != players:
+    if (not isinstance(piles, list) or len(piles) != players
+            or not all(isinstance(pile, list) for pile in piles)):
         raise ExampleError(f"won must list one pile (a list of card ids) per seat, {players} in all")
     winner_index = trick_winner(plays, trump)
     winner = order[winner_index]
@@ -78,17 +82,17 @@ def _watch_card(game: Game, settings: Settings, card_id: str) -> WatchCard:
 
 
 def run_game_end(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    players = _int(inputs.get("players"), "players")
+    players = _players(game, inputs)
     won_count = _ints(inputs, "won_count", [0] * players)
     won_trump = _ints(inputs, "won_trump", [0] * players)
     if len(won_count) != players or len(won_trump) != players:
         raise ExampleError(f"won_count and won_trump need one number per seat ({players})")
     outcome = end_of_trick(
         players=players,
-        removed=set(_ints(inputs, "removed", [])),
-        trick=_int(inputs.get("trick"), "trick"),
+        removed=set(_seats(inputs, "removed", players)),
+        trick=_int(inputs.get("trick"), "trick", 1, settings.tricks_for(players)),
         length=settings.tricks_for(players),
-        last_winner=_int(inputs.get("last_winner"), "last_winner"),
+        last_winner=_seat(inputs.get("last_winner"), "last_winner", players),
         won_count=won_count,
         won_trump=won_trump,
     )
@@ -96,21 +100,41 @@ def run_game_end(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> d
 
 
 def run_next_leader(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    players = _int(inputs.get("players"), "players")
-    removed = set(_ints(inputs, "removed", []))
-    leader = next_leader(players, _int(inputs.get("winner"), "winner"), removed)
+    players = _players(game, inputs)
+    removed = set(_seats(inputs, "removed", players))
+    leader = next_leader(players, _seat(inputs.get("winner"), "winner", players), removed)
     return {"leader": leader if leader is not None else -1}
 
 
-def _int(value: Any, what: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ExampleError(f"{what}: expected a whole number, found {value!r}") from None
+def _int(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number written as one (not 1.5, true or "3"), from ``low`` to ``high``: a player count of
+    10**12 would otherwise build a list of as many seats."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ExampleError(f"{what}: expected a whole number, found {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ExampleError(f"{what}: {value} is outside {low}-{high}" if high is not None
+                           else f"{what}: {value} is below {low}")
+    return value
+
+
+def _players(game: Game, inputs: Mapping[str, Any], default: int | None = None) -> int:
+    low, high = game.players
+    return _int(inputs.get("players", default), "players", low, high)
+
+
+def _seat(value: Any, what: str, players: int) -> int:
+    return _int(value, f"{what} (a seat, 0-{players - 1})", 0, players - 1)
+
+
+def _seats(inputs: Mapping[str, Any], key: str, players: int) -> list[int]:
+    value = inputs.get(key, [])
+    if not isinstance(value, list):
+        raise ExampleError(f"{key}: expected a list of seats, found {value!r}")
+    return [_seat(item, key, players) for item in value]
 
 
 def _ints(inputs: Mapping[str, Any], key: str, default: list[int]) -> list[int]:
-    """A list of whole numbers (seats, counts per seat); anything else is the example's error."""
+    """A list of whole numbers (counts per seat); anything else is the example's error."""
     value = inputs.get(key, default)
     if not isinstance(value, list):
         raise ExampleError(f"{key}: expected a list of whole numbers, found {value!r}")

@@ -47,7 +47,8 @@ def _check_follow(game: Game, tables: TakeOverTables, inputs: Mapping[str, Any],
     hands = inputs.get("hands")
     if hands is None:
         return
-    if not isinstance(hands, list) or len(hands) != len(plays):
+    if (not isinstance(hands, list) or len(hands) != len(plays)
+            or not all(isinstance(hand, list) for hand in hands)):
         raise ExampleError("inputs.hands must list one hand (a list of card ids) per play")
     lead = plays[0].colour
     for seat, (hand_ids, card) in enumerate(zip(hands, plays, strict=True)):
@@ -86,7 +87,8 @@ def run_bonus(tables: TakeOverTables, inputs: Mapping[str, Any]) -> dict[str, An
                            "\"green\" }, { bonus = \"C\" }]")
     state = BonusState()
     for step, choice in enumerate(sequence, start=1):
-        if not isinstance(choice, Mapping) or choice.get("bonus") not in tables.bonuses:
+        if not isinstance(choice, Mapping) or not isinstance(choice.get("bonus"), str) \
+                or choice["bonus"] not in tables.bonuses:
             raise ExampleError(f"step {step}: name a bonus ({', '.join(tables.bonuses)}), got {choice!r}")
         try:
             state = apply_bonus(state, tables.bonuses[choice["bonus"]], choice.get("colour"), tables.colours,
