@@ -32,7 +32,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.model.game import Game
 from pnp.render.paper import Paper, parse_paper
 from pnp.render.pdf_forms import end_form
-from pnp.render.rulebook import make_doc, prepare_rulebook, rulebook_story
+from pnp.render.rulebook import build_story, make_doc, prepare_rulebook, rulebook_story
 from pnp.rules.base import GameRules
 from pnp.write.atomic import atomic_write
 
@@ -198,7 +198,7 @@ def write_booklet(game: Game, rules: GameRules, lang: str, paper: str | Paper, p
 
     with atomic_write(path) as handle:
         doc = make_doc(handle, page_size, styles, prepared, f"Rulebook booklet ({lang}, {sheet.name})")
-        doc.build(story, canvasmaker=canvasmaker)
+        build_story(doc, story, prepared, f"rulebook booklet ({lang}, {sheet.name})", canvasmaker=canvasmaker)
     canvas = made[-1]
     return BookletResult(Path(path), lang, sheet.name, canvas.pages_drawn, padded_page_count(canvas.pages_drawn),
                          canvas.sheets_made, sheet_size, page_size, tuple(prepared.warnings))

@@ -9,7 +9,8 @@ HTML, images, a heading inside a list) is reported at its line, not silently dro
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -47,6 +48,11 @@ def make_markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": True}).enable("table").use(use_cjk_friendly_emphasis)
 
 
+#: lists, quotes and example panels one inside another: each indents its content, and past this many
+#: an A5 page's text was narrower than nothing (reportlab's "negative availWidth", and the build died)
+MOST_NESTED = 6
+
+
 class _Parser:
     """Turns markdown-it's syntax tree into blocks, reporting what a printed rulebook cannot show."""
 
@@ -58,6 +64,7 @@ class _Parser:
         self.md = make_markdown()
         self.seen_sections: dict[str, int] = {}
         self.lines: list[str] = []
+        self.depth = 0  # lists, quotes and example panels around the block being read
 
     def parse(self, text: str, line_offset: int = 0, top: bool = True) -> list[Block]:
         if top:
@@ -79,9 +86,16 @@ class _Parser:
         if kind == "paragraph":
             runs = self.inline(node.children[0], line) if node.children else ()
             return [Paragraph(runs, line)] if runs else []
+        if kind in ("bullet_list", "ordered_list", "blockquote") and self.depth >= MOST_NESTED:
+            if self.depth == MOST_NESTED:  # once, at the first level too deep; what is inside is not read
+                self.report.error(f"lists and quotes nest more than {MOST_NESTED} deep here: a printed page has "
+                                  "no room to indent them further", self.path, line,
+                                  "flatten the list, or make its inner levels paragraphs")
+            return []
         if kind in ("bullet_list", "ordered_list"):
-            items = tuple(tuple(b for child in item.children for b in self.block(child, offset, False))
-                          for item in node.children)
+            with self.nested():
+                items = tuple(tuple(b for child in item.children for b in self.block(child, offset, False))
+                              for item in node.children)
             start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
             return [ListBlock(kind == "ordered_list", start, items, line)]
         if kind == "table":
@@ -91,7 +105,8 @@ class _Parser:
         if kind == "code_block":
             return [Preformatted(node.content.rstrip("\n"), line)]
         if kind == "blockquote":
-            body = tuple(b for child in node.children for b in self.block(child, offset, False))
+            with self.nested():
+                body = tuple(b for child in node.children for b in self.block(child, offset, False))
             return [Quote(body, line)]
         if kind == "hr":
             return [Rule(line)]
@@ -159,8 +174,17 @@ class _Parser:
         if offset == 0 and not self._fence_closed(node):
             self.report.error("the example block is never closed", self.path, line,
                               f"end it with a line holding only {node.markup}")
-        body = tuple(self.parse(node.content, line_offset=line, top=False))
+        with self.nested():
+            body = tuple(self.parse(node.content, line_offset=line, top=False))
         return ExampleRef(example_id, body, line)
+
+    @contextmanager
+    def nested(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
 
     def _fence_closed(self, node: SyntaxTreeNode) -> bool:
         """markdown-it runs an unclosed fence to the end of the text; only its last line tells."""

@@ -28,6 +28,7 @@ from reportlab.platypus import (
     Frame,
     PageTemplate,
 )
+from reportlab.platypus.doctemplate import LayoutError
 
 from pnp.diagnostics import DataError, Report
 from pnp.model.game import Game
@@ -50,12 +51,19 @@ from pnp.write.atomic import atomic_write
 
 
 class PageCountingDoc(BaseDocTemplate):
-    """Remembers how many pages it made, which Platypus forgets after the build."""
+    """Remembers how many pages it made, which Platypus forgets after the build, and the rule text's
+    line of the part it is laying out, for a part too tall for any page."""
 
     pages_made = 0
+    source_line: int | None = None
 
     def afterPage(self) -> None:
         self.pages_made += 1
+
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        if flowables:
+            self.source_line = getattr(flowables[0], "source_line", self.source_line)
+        super().handle_flowable(flowables)
 
 
 @dataclass(frozen=True)
@@ -175,6 +183,18 @@ def make_doc(target: Any, page_size: tuple[float, float], styles: RulebookStyles
     return doc
 
 
+def build_story(doc: PageCountingDoc, story: list[Flowable], prepared: PreparedRulebook, what: str,
+                **options: Any) -> None:
+    """``doc.build(story)``; a part no page can hold (a heading, a quote or a list item thousands of
+    words long) is the rule text's to change, an error at its line, not a traceback."""
+    try:
+        doc.build(story, **options)
+    except LayoutError:
+        raise DataError(f"{what}: this part is taller than a page and cannot be cut across pages",
+                        prepared.rule_text.path, doc.source_line,
+                        "cut it into shorter paragraphs: a heading, a quote or a list item must fit one page") from None
+
+
 def write_rulebook(game: Game, rules: GameRules, lang: str, paper: str | Paper, path: Path,
                    cache_dir: Path) -> RulebookResult:
     """The rulebook PDF for one language and paper, written atomically.
@@ -188,5 +208,5 @@ def write_rulebook(game: Game, rules: GameRules, lang: str, paper: str | Paper, 
     story, styles = rulebook_story(prepared, page_size)
     with atomic_write(path) as handle:
         doc = make_doc(handle, page_size, styles, prepared, f"Rulebook ({lang}, {sheet.name})")
-        doc.build(story)
+        build_story(doc, story, prepared, f"rulebook ({lang}, {sheet.name})")
     return RulebookResult(Path(path), lang, sheet.name, doc.pages_made, page_size, tuple(prepared.warnings))

@@ -9,7 +9,7 @@ that may break, so no content can stop a build.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -96,21 +96,26 @@ class StoryContext:
     examples: Mapping[str, Example]
     results: Mapping[str, Any]
     outline: bool = True
-    _outline_levels: list[int] = field(default_factory=list)
+    _outline_base: int | None = None  # the shallowest heading level so far
+    _outline_last: int = -1  # the outline level of the heading before
 
     def outline_level(self, level: int) -> int:
-        """PDF outlines may not skip a level: a document starting at '##' still starts at level 0."""
-        if not self._outline_levels:
-            self._outline_levels.append(level)
-        base = min(self._outline_levels[0], level)
-        self._outline_levels[0] = base
-        return level - base
+        """PDF outlines may not skip a level (reportlab refuses, and the build died): a document starting
+        at '##' starts at level 0, and a heading more than one level below the one before ('####' under
+        '##') sits one level below it."""
+        self._outline_base = level if self._outline_base is None else min(self._outline_base, level)
+        self._outline_last = min(level - self._outline_base, self._outline_last + 1)
+        return self._outline_last
 
 
 def flowables_for(blocks: Sequence[Block], ctx: StoryContext, width: float) -> list[Flowable]:
     flowables: list[Flowable] = []
     for block in blocks:
-        flowables.extend(_flowables_for(block, ctx, width))
+        made = _flowables_for(block, ctx, width)
+        for flowable in made:  # the rule text's line, for an error about this part (PageCountingDoc)
+            if not hasattr(flowable, "source_line"):
+                flowable.source_line = block.line
+        flowables.extend(made)
     return flowables
 
 

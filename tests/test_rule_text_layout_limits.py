@@ -1,0 +1,83 @@
+"""Rule texts that `pnp check` accepted and `pnp build` died on, with a reportlab traceback.
+
+Found by mutating the rule texts' structure: a heading that skips a level (#### under ##), a quote
+taller than a page, lists nested deeper than a page is wide.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import cli
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def edited_two_ops(tmp_path: Path, edit) -> Path:
+    data = tmp_path / "data"
+    shutil.copytree(DATA / "two-ops", data / "two-ops")
+    text = data / "two-ops" / "rules" / "en.md"
+    text.write_text(edit(text.read_text(encoding="utf-8")), encoding="utf-8")
+    return data
+
+
+def build_rules(tmp_path: Path, data: Path):
+    return CliRunner().invoke(cli, ["build", "--data", str(data), "two-ops", "--what", "rules", "--lang", "en",
+                                    "--paper", "a4", "--out", str(tmp_path / "out"), "--jobs", "1"])
+
+
+def after_components_heading(text: str, *lines: str) -> str:
+    head, heading, rest = text.partition("## What you need {#components}\n")
+    assert heading
+    return head + heading + "\n" + "\n".join(lines) + "\n\n" + rest
+
+
+def test_a_heading_that_skips_a_level_builds_with_an_outline_that_does_not(tmp_path: Path) -> None:
+    """reportlab refuses an outline entry two levels below the one before ("can't jump from outline
+    level 0 to level 2"): the heading now sits one level below its parent in the outline."""
+    data = edited_two_ops(tmp_path, lambda text: text.replace("### Choose your numbers {#play-discard}",
+                                                              "#### Choose your numbers {#play-discard}", 1))
+    result = build_rules(tmp_path, data)
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(tmp_path / "out" / "two-ops" / "en" / "a4" / "rules.pdf")
+
+    def depth_of(title: str, entries: list, depth: int = 0) -> int | None:
+        for entry in entries:
+            if isinstance(entry, list):
+                found = depth_of(title, entry, depth + 1)
+                if found is not None:
+                    return found
+            elif entry.title == title:
+                return depth
+        return None
+
+    # "#### Choose your numbers" follows "## Playing a round": one level below it, as "###" was
+    assert depth_of("Choose your numbers", reader.outline) == 1, reader.outline
+    assert depth_of("Playing a round", reader.outline) == 0
+    assert any("Choose your numbers" in page.extract_text() for page in reader.pages)
+
+
+def test_a_quote_taller_than_a_page_is_an_error_at_its_line(tmp_path: Path) -> None:
+    data = edited_two_ops(tmp_path, lambda text: after_components_heading(text, "> " + "deep words " * 400))
+    line = (data / "two-ops" / "rules" / "en.md").read_text(encoding="utf-8").split("\n").index(
+        "> " + "deep words " * 400) + 1
+    result = build_rules(tmp_path, data)
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert (f"rules/en.md:{line}: error: rulebook (en, A4): this part is taller than a page and cannot be cut "
+            "across pages") in result.output, result.output
+    assert not (tmp_path / "out" / "two-ops" / "en" / "a4" / "rules.pdf").exists()
+
+
+def test_lists_nested_deeper_than_a_page_is_wide_are_an_error_in_check(tmp_path: Path) -> None:
+    """Nine levels left the innermost text narrower than nothing ("negative availWidth")."""
+    nested = ["   " * level + f"1. level {level}" for level in range(9)]
+    data = edited_two_ops(tmp_path, lambda text: after_components_heading(text, *nested))
+    line = (data / "two-ops" / "rules" / "en.md").read_text(encoding="utf-8").split("\n").index(nested[6]) + 1
+    result = CliRunner().invoke(cli, ["check", "--data", str(data), "two-ops"])
+    assert result.exit_code == 1
+    assert (f"rules/en.md:{line}: error: lists and quotes nest more than 6 deep here") in result.output, result.output
