@@ -347,3 +347,15 @@ def test_a_die_with_too_few_faces_is_one_error_at_its_line(tmp_path: Path) -> No
     assert status == 1
     assert len(errors) == 1, errors
     assert where in errors[0] and "and 26 more: numbers 4-6 are not faces of a 3-sided die" in errors[0], errors
+
+
+@pytest.mark.parametrize("game", ["two-ops", "rudy", "take-over-that-job", "gadget-trick"])
+@pytest.mark.parametrize(("old", "new"), [("[[example]]", "[[example]"), ('id = "', 'id = 3 #"')])
+def test_a_mistake_in_examples_toml_is_not_one_error_per_example_block(tmp_path: Path, game: str, old: str,
+                                                                       new: str) -> None:
+    """A broken examples.toml (a bracket missing: the whole file unreadable; an id that is no text) made
+    each example block of each rule text "does not exist in examples.toml": 29 to 62 errors."""
+    status, errors, where = check_with(tmp_path, game, old, new, file="examples.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0], errors

@@ -241,6 +241,11 @@ class Game:
         return any(value is not None and (value not in known or known[value].in_error)
                    for value, known in ((card.kind, self.kinds), (card.suit, self.suits), (card.colour, self.colours)))
 
+    @property
+    def examples_unreadable(self) -> bool:
+        """examples.toml is there but could not be read (reported): which examples it holds is unknown."""
+        return self.examples_data is None and not self.examples and (self.path / "examples.toml").exists()
+
     def countable(self, component: Component) -> bool:
         """Whether a component's cards can be counted and placed: no row of its list is in error and none
         names a term in error. Else the totals, grids and rules' counts would repeat those errors."""

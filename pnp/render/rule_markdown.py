@@ -56,7 +56,7 @@ MOST_NESTED = 6
 class _Parser:
     """Turns markdown-it's syntax tree into blocks, reporting what a printed rulebook cannot show."""
 
-    def __init__(self, path: Path, report: Report, example_ids: set[str], table_ids: set[str] | None) -> None:
+    def __init__(self, path: Path, report: Report, example_ids: set[str] | None, table_ids: set[str] | None) -> None:
         self.path = path
         self.report = report
         self.example_ids = example_ids
@@ -167,7 +167,7 @@ class _Parser:
         example_id = example.group("id") or ""
         if not example_id:
             self.report.error("an example block needs the example's id: ```example <id>", self.path, line)
-        elif example_id not in self.example_ids:
+        elif self.example_ids is not None and example_id not in self.example_ids:  # None: unreadable (reported)
             known = ", ".join(sorted(self.example_ids)) or "none"
             self.report.error(f"example {example_id!r} does not exist in examples.toml", self.path, line,
                               f"use one of: {known}")
@@ -272,7 +272,7 @@ def _merge(runs: list[Text]) -> Runs:
     return tuple(merged)
 
 
-def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str],
+def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str] | None,
                     table_ids: set[str] | None) -> list[Block]:
     """Blocks of an already rendered rule text; problems go to ``report`` with this file's lines.
 

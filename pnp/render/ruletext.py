@@ -56,7 +56,7 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     rules_broken = rules.data_has_errors(game)
     reason = "rules.toml has errors" if rules_broken else "the game's data has errors" if data_in_error else None
     table_ids = None if rules_broken else {table.id for table in rules.aid_tables(game, lang)}
-    example_ids = {e.id for e in game.examples}
+    example_ids = written_example_ids(game)
     try:
         source = read_text(path)
         context = rule_context(game, rules, lang, results, rules_broken=rules_broken)
@@ -71,6 +71,20 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     report.diagnostics.extend(_while_in_error(unknown_names, reason) if reason else unknown_names)
     blocks = parse_rule_text(rendered, path, report, example_ids, table_ids)
     return RuleText(game.id, lang, path, tuple(blocks), results)
+
+
+def written_example_ids(game: Game) -> set[str] | None:
+    """The ids examples.toml gives, also of examples in error there (reported there, once). None when
+    the file is there but unreadable, or an example's id is (which one a block names is then unknown),
+    so that the rule texts' example blocks are not each "unknown" for that one mistake."""
+    doc = game.examples_data
+    if doc is None:
+        return None if game.examples_unreadable else set()
+    tables = doc.data.get("example", [])
+    if not isinstance(tables, list):
+        return None
+    ids = [table.get("id") if isinstance(table, dict) else None for table in tables]
+    return None if not all(isinstance(example_id, str) for example_id in ids) else set(ids)
 
 
 #: what a placeholder's failure says when it reads rules.toml's values (a syntax error does not)
