@@ -81,3 +81,23 @@ def test_lists_nested_deeper_than_a_page_is_wide_are_an_error_in_check(tmp_path:
     result = CliRunner().invoke(cli, ["check", "--data", str(data), "two-ops"])
     assert result.exit_code == 1
     assert (f"rules/en.md:{line}: error: lists and quotes nest more than 6 deep here") in result.output, result.output
+
+
+def test_an_example_left_open_is_an_error_not_the_next_examples_figure(tmp_path: Path) -> None:
+    """With op-king-neither's closing line deleted, the next example's closing line closed it: pnp check
+    said nothing, and the rulebook printed "keeps the greater one: 7/2" beside a figure showing "= 8"."""
+    def drop_closer(text: str) -> str:
+        lines = text.split("\n")
+        opener = lines.index("```example op-king-neither")
+        closer = lines.index("```", opener)
+        return "\n".join(lines[:closer] + lines[closer + 1:])
+
+    data = edited_two_ops(tmp_path, drop_closer)
+    lines = (data / "two-ops" / "rules" / "en.md").read_text(encoding="utf-8").split("\n")
+    opener = lines.index("```example op-king-neither") + 1
+    swallowed = next(number for number, line in enumerate(lines, start=1)
+                     if number > opener and line.startswith("```example"))
+    result = CliRunner().invoke(cli, ["check", "--data", str(data), "two-ops"])
+    assert result.exit_code == 1
+    assert (f"rules/en.md:{swallowed}: error: an example block opens inside the one of line {opener}, which is "
+            "never closed") in result.output, result.output

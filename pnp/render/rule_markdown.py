@@ -48,6 +48,7 @@ def make_markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": True}).enable("table").use(use_cjk_friendly_emphasis)
 
 
+_EXAMPLE_OPENER = re.compile(r"^\s*(`{3,}|~{3,})\s*example\b")
 #: lists, quotes and example panels one inside another: each indents its content, and past this many
 #: an A5 page's text was narrower than nothing (reportlab's "negative availWidth", and the build died)
 MOST_NESTED = 6
@@ -174,6 +175,14 @@ class _Parser:
         if offset == 0 and not self._fence_closed(node):
             self.report.error("the example block is never closed", self.path, line,
                               f"end it with a line holding only {node.markup}")
+        for number, inner in enumerate(node.content.split("\n"), start=line + 1):
+            # the next example's opening line read as text of this one: this one's closing line is missing,
+            # and the next example's closing line closes it (its wording, and the figure of the wrong example)
+            if _EXAMPLE_OPENER.match(inner):
+                self.report.error(f"an example block opens inside the one of line {line}, which is never closed",
+                                  self.path, number, f"end the example of line {line} with a line holding only "
+                                  f"{node.markup}")
+                break
         with self.nested():
             body = tuple(self.parse(node.content, line_offset=line, top=False))
         return ExampleRef(example_id, body, line)
