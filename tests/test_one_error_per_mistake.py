@@ -359,3 +359,20 @@ def test_a_mistake_in_examples_toml_is_not_one_error_per_example_block(tmp_path:
     assert status == 1
     assert len(errors) == 1, errors
     assert where in errors[0], errors
+
+
+@pytest.mark.parametrize(("game", "old", "new", "meant"), [
+    ("take-over-that-job", "hands = [", "handss = [", "hands"),  # it left out the check that each play is in hand
+    ("gadget-trick", "won_count = [", "won_counts = [", "won_count"),
+    ("rudy", "dice = [", "dices = [", "dice"),
+    ("two-ops", "numbers = [", "number = [", "numbers"),
+])
+def test_a_misspelt_input_of_an_example_is_an_error_at_its_line(tmp_path: Path, game: str, old: str, new: str,
+                                                               meant: str) -> None:
+    """Unknown inputs were ignored: a misspelt optional one silently left out what it checks."""
+    status, errors, where = check_with(tmp_path, game, old, new, file="examples.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and f"have no input {new.split()[0]!r}" in errors[0], errors
+    output = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game]).output
+    assert f"did you mean {meant!r}?" in output

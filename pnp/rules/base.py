@@ -68,6 +68,9 @@ class GameRules:
 
     #: example kind -> its runner; the kinds are what examples.toml may use
     example_runners: ClassVar[Mapping[str, ExampleRunner]] = {}
+    #: example kind -> the inputs its runner reads; any other is an error at its line, since a misspelt
+    #: optional input (hands as handss) would silently leave out what it checks. A kind not listed: any.
+    example_inputs: ClassVar[Mapping[str, frozenset[str]]] = {}
 
     @property
     def example_kinds(self) -> frozenset[str]:

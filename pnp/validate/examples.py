@@ -8,7 +8,7 @@ from typing import Any
 from pnp.diagnostics import Report, line_spans
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.model.fields import closest
-from pnp.model.game import Game, where
+from pnp.model.game import Example, Game, where
 from pnp.rules.base import ExampleError, GameRules
 
 # examples.toml's table of how each language writes the examples' players (PLAYER_NAMES) is read for
@@ -34,6 +34,9 @@ def check_examples(game: Game, rules: GameRules, report: Report,
                          f"kinds this game supports: {known}" if known else
                          "worked examples are recomputed by the game's rules module (rules = \"...\" in game.toml, "
                          "see docs/rules-modules.md); without one, remove examples.toml")
+            outcome[example.id] = "error"
+            continue
+        if _unknown_inputs(game, rules, example, report):
             outcome[example.id] = "error"
             continue
         try:
@@ -71,6 +74,22 @@ def check_examples(game: Game, rules: GameRules, report: Report,
         report.error(f"example {example_id!r}: {message}{also}", file, line, fix)
     check_player_names(game, report)
     return outcome
+
+
+def _unknown_inputs(game: Game, rules: GameRules, example: Example, report: Report) -> bool:
+    """Inputs the example's kind does not read, each an error at its line (see GameRules.example_inputs)."""
+    known = rules.example_inputs.get(example.kind)
+    unknown = [key for key in example.inputs if known is not None and key not in known]
+    doc = game.examples_data
+    index = next((i for i, table in enumerate(doc.data.get("example", [])) if isinstance(table, dict)
+                  and table.get("id") == example.id), None) if doc is not None else None
+    for key in unknown:
+        hint = closest(key, known or ())
+        line = doc.line_of("example", index, "inputs", key) if doc is not None and index is not None else None
+        report.error(f"example {example.id!r}: {example.kind} examples have no input {key!r}",
+                     doc.path if doc is not None else where(example.source)[0], line or where(example.source)[1],
+                     f"did you mean {hint!r}?" if hint else f"their inputs: {', '.join(sorted(known or ()))}")
+    return bool(unknown)
 
 
 def skip_examples(game: Game, report: Report, results: dict[str, Mapping[str, Any] | None],

@@ -36,6 +36,13 @@ class GadgetTrickRules(GameRules):
         "game-end": run_game_end,
         "next-leader": run_next_leader,
     }
+    example_inputs = {
+        "trick": frozenset({"plays", "as_number", "trump", "leader", "players"}),
+        "follow": frozenset({"hand", "lead"}),
+        "surveillance": frozenset({"players", "trick", "trump", "removed", "leader", "plays", "won", "cards"}),
+        "game-end": frozenset({"players", "won_count", "won_trump", "removed", "trick", "last_winner"}),
+        "next-leader": frozenset({"players", "removed", "winner"}),
+    }
 
     def rules_data(self, game: Game, report: Report) -> Settings | None:
         return read_settings(game, report)

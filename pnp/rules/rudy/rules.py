@@ -23,6 +23,13 @@ class RudyRules(GameRules):
         "step1-reward": run_step1_reward,
         "set-sale": run_set_sale,
     }
+    example_inputs = {
+        "single-sale": frozenset({"card", "cards", "market", "dice"}),
+        "multi-sale": frozenset({"card", "cards", "market", "dice"}),
+        "museum": frozenset({"card", "dice"}),
+        "step1-reward": frozenset({"card", "market"}),
+        "set-sale": frozenset({"cards", "market", "dice", "assign"}),
+    }
 
     def rules_data(self, game: Game, report: Report) -> Tables | None:
         return read_tables(game, report)

@@ -23,6 +23,8 @@ def _run_bonus(_game: Game, tables: TakeOverTables, inputs: Mapping[str, Any]) -
 
 class TakeOverRules(GameRules):
     example_runners = {"trick": run_trick, "bonus": _run_bonus}
+    example_inputs = {"trick": frozenset({"players", "plays", "trump", "disadvantaged", "hands"}),
+                      "bonus": frozenset({"sequence"})}
 
     def rules_data(self, game: Game, report: Report) -> TakeOverTables | None:
         return self.tables(game, report)

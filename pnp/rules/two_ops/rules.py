@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 class TwoOpsRules(GameRules):
     example_runners = {"operation": run_operation, "solve": run_solve}
+    example_inputs = {"operation": frozenset({"operator", "numbers"}),
+                      "solve": frozenset({"numbers", "operators", "goal"})}
 
     def rules_data(self, game: Game, report: Report) -> TwoOpsTables | None:
         return self.tables(game, report)
