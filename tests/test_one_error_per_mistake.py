@@ -376,3 +376,17 @@ def test_a_misspelt_input_of_an_example_is_an_error_at_its_line(tmp_path: Path, 
     assert where in errors[0] and f"have no input {new.split()[0]!r}" in errors[0], errors
     output = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game]).output
     assert f"did you mean {meant!r}?" in output
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_rule_text_that_is_not_utf8_is_one_error(tmp_path: Path, lang: str) -> None:
+    """Saved in another encoding: the file's error, then every section "missing" from the translation
+    (26 for Two Ops), though none is: none could be read."""
+    folder = tmp_path / "data" / "two-ops"
+    shutil.copytree(DATA / "two-ops", folder)
+    text = folder / "rules" / f"{lang}.md"
+    text.write_bytes(text.read_bytes() + b"\xff\xfe")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert result.exit_code == 1
+    assert len(errors) == 1 and f"rules/{lang}.md" in errors[0] and "not UTF-8 text" in errors[0], errors

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pnp.diagnostics import Level, Report, location
+from pnp.diagnostics import DataError, Level, Report, location
 from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
@@ -269,8 +269,11 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         return
     results = results if results is not None else compute_results(game, rules)
     placed: dict[str, set[str]] = {}
+    unreadable: set[str] = set()  # not text at all (reported once): none of its sections can be compared
     for lang in game.languages:
         path = rule_text_path(game, lang)
+        if path.is_file() and not _readable(path):
+            unreadable.add(lang)
         if not path.is_file():
             source = rule_text_path(game, game.source_language)
             report.error(f"the game ships in {lang}, but rules/{lang}.md is missing", path, None,
@@ -284,7 +287,16 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
             check_player_mentions(game, lang, path, read_text(path), report)
     _check_placements(game, placed, report)
     for status in analyse_translations(game, report):
-        _report_language(game, status, report)
+        if not unreadable & {status.lang, game.source_language}:  # else every section would be "missing"
+            _report_language(game, status, report)
+
+
+def _readable(path: Path) -> bool:
+    try:
+        read_text(path)
+    except DataError:
+        return False
+    return True
 
 
 def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | None = None) -> None:
