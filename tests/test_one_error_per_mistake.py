@@ -390,3 +390,12 @@ def test_a_rule_text_that_is_not_utf8_is_one_error(tmp_path: Path, lang: str) ->
     errors = [line for line in result.output.splitlines() if ": error: " in line]
     assert result.exit_code == 1
     assert len(errors) == 1 and f"rules/{lang}.md" in errors[0] and "not UTF-8 text" in errors[0], errors
+
+
+def test_an_examples_broken_input_is_not_reported_again_by_the_rule_texts(tmp_path: Path) -> None:
+    """A misspelt colour in a play was the example's error, then "colours has no field 'gren'" twice in
+    each rule text, at the lines of the macro that draws the example's cards."""
+    status, errors, _ = check_with(tmp_path, "take-over-that-job", 'plays = ["green-', 'plays = ["gren-',
+                                   file="examples.toml")
+    assert status == 1
+    assert len(errors) == 1 and "examples.toml" in errors[0] and "'gren-2' is not a number card id" in errors[0], errors

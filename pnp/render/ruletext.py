@@ -54,7 +54,10 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     # with rules.toml in error, what the texts read from it (numbers, aid tables) is missing or wrong
     # for that reason, reported there once: not one error per placeholder that reads it
     rules_broken = rules.data_has_errors(game)
-    reason = "rules.toml has errors" if rules_broken else "the game's data has errors" if data_in_error else None
+    # an example whose inputs are in error (reported at its line) fails again in each text's figure of it
+    examples_broken = any(result is None for result in results.values())
+    reason = ("rules.toml has errors" if rules_broken else "the game's data has errors" if data_in_error
+              else "a worked example has errors" if examples_broken else None)
     table_ids = None if rules_broken else {table.id for table in rules.aid_tables(game, lang)}
     example_ids = written_example_ids(game)
     try:
