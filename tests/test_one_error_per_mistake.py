@@ -399,3 +399,26 @@ def test_an_examples_broken_input_is_not_reported_again_by_the_rule_texts(tmp_pa
                                    file="examples.toml")
     assert status == 1
     assert len(errors) == 1 and "examples.toml" in errors[0] and "'gren-2' is not a number card id" in errors[0], errors
+
+
+@pytest.mark.parametrize(("game", "vocabulary"), [("rudy", "kinds"), ("gadget-trick", "colours"),
+                                                  ("take-over-that-job", "colours"), ("two-ops", "suits")])
+def test_a_vocabulary_that_is_no_table_is_one_error(tmp_path: Path, game: str, vocabulary: str) -> None:
+    """kinds = 3 was its error, then every kind of card 'unknown' (on the cards, in rules.toml):
+    17 errors for Rudy; colours = 3 also made each suit's colour unknown."""
+    import re
+
+    def no_table(text: str) -> str:
+        parts = re.split(r"(?m)^(?=\[)", text)
+        kept = "".join(part for part in parts if not part.startswith((f"[{vocabulary}.", f"[{vocabulary}]")))
+        first_table = kept.index("\n[") + 1
+        return kept[:first_table] + f"{vocabulary} = 3\n" + kept[first_table:]
+
+    folder = tmp_path / "data" / game
+    shutil.copytree(DATA / game, folder)
+    manifest = folder / "game.toml"
+    manifest.write_text(no_table(manifest.read_text(encoding="utf-8")), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game])
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert result.exit_code == 1
+    assert len(errors) == 1 and f"{vocabulary}: expected a table, found 3" in errors[0], errors

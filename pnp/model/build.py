@@ -65,8 +65,9 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     colours = _terms(reader, data, "colours", languages)
     suits = _terms(reader, data, "suits", languages)
     kinds = _terms(reader, data, "kinds", languages)
+    colours_readable = isinstance(data.get("colours", {}), dict)  # else reported: no colour is "unknown"
     for suit_id, suit in suits.items():
-        if suit.colour and suit.colour not in colours:
+        if suit.colour and suit.colour not in colours and colours_readable:
             reader.error(("suits", suit_id, "colour"), f"unknown colour {suit.colour!r}",
                          f"declare [colours.{suit.colour}] or use one of: {', '.join(colours) or 'none'}")
 
@@ -98,6 +99,9 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     )
     if game.rules is None and data.get("rules") is not None:  # named, but not as text (reported)
         game.unreadable = game.unreadable | {"rules"}
+    # a vocabulary that is no table (reported): every card naming one of its terms is not "unknown" for it
+    game.unreadable = game.unreadable | {key for key in ("colours", "suits", "kinds")
+                                         if key in data and not isinstance(data[key], dict)}
     _check_credits(reader, game.credits, languages)
     game.components = _components(reader, files, game, report)
     game.setup, dropped_rows = _setup(reader, data, game)

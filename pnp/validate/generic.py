@@ -27,7 +27,7 @@ def check_counts(game: Game, report: Report) -> None:
 
 def check_vocabulary(game: Game, report: Report) -> None:
     """Unknown colour, suit and kind names: a typo must not print a blank card."""
-    vocabularies = (("colour", game.colours), ("suit", game.suits), ("kind", game.kinds))
+    vocabularies = [(attribute, getattr(game, key)) for attribute, key in TERM_TABLES if key not in game.unreadable]
     errors = CardErrors()  # a renamed colour is one error naming its cards, not one per card
     for card in game.all_cards():
         for attribute, known in vocabularies:

@@ -14,6 +14,8 @@ from pnp.rules.wording import report_aid_problems
 
 
 def check_kinds(game: Game, tables: Tables, report: Report) -> None:
+    if "kinds" in game.unreadable:
+        return  # game.toml's kinds are no table (reported there): none of them is known
     named = {
         ("deck", "market_kinds"): tables.market_kinds,
         ("museum", "kinds"): tables.museum_kinds,
