@@ -291,6 +291,15 @@ def test_missing_number_card() -> None:
     assert "number card purple 7 appears 0 times; every colour and number exactly once" in errors
 
 
+def test_a_card_list_cut_short_is_one_error_for_its_missing_cards() -> None:
+    """Every missing number card was an error of its own: 56 for an empty list."""
+    kept = tuple(c for c in number_cards() if c.colour == "green")
+    errors = errors_of(make_game(numbers=kept))
+    missing = [e for e in errors if "every colour and number exactly once" in e]
+    assert len(missing) == 1, errors
+    assert missing[0].startswith("number card blue 1, blue 2, blue 3") and "and 34 more appear 0 times" in missing[0]
+
+
 def test_number_card_outside_the_grid() -> None:
     extra = (Card(id="red-15", component="numbers", count=1, kind="number", colour="red", rank=15),)
     errors = errors_of(make_game(numbers=number_cards(skip="red-14", extra=extra)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pnp.diagnostics import listed
 from pnp.model.fields import closest
 from pnp.model.game import where
 from pnp.rules.take_over.bonuses import BONUS_EFFECTS
@@ -58,10 +59,13 @@ class Checker:
         if total != len(expected):
             self.report.error(f"{total} number cards, but {len(self.t.colours)} colours x numbers "
                               f"{self.t.number_min}-{self.t.number_max} make {len(expected)}", *self.at("numbers"))
-        for colour, number in sorted(expected):
+        wrong: dict[int, list[str]] = {}  # how often found -> the cards found that often
+        for colour, number in sorted(expected, key=lambda cell: (self.t.colours.index(cell[0]), cell[1])):
             if found.get((colour, number), 0) != 1:
-                self.report.error(f"number card {colour} {number} appears {found.get((colour, number), 0)} "
-                                  "times; every colour and number exactly once", *self.at("numbers"))
+                wrong.setdefault(found.get((colour, number), 0), []).append(f"{colour} {number}")
+        for times, cards in sorted(wrong.items()):  # a list cut short is one problem, not one per card
+            self.report.error(f"number card {listed(cards, 8)} {'appears' if len(cards) == 1 else 'appear'} "
+                              f"{times} times; every colour and number exactly once", *self.at("numbers"))
         for key in sorted(set(found) - expected, key=str):
             self.report.error(f"number card {key[0]} {key[1]} is outside {', '.join(self.t.colours)} x "
                               f"{self.t.number_min}-{self.t.number_max}", *self.at("numbers"))
