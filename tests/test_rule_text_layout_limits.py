@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
@@ -101,3 +102,25 @@ def test_an_example_left_open_is_an_error_not_the_next_examples_figure(tmp_path:
     assert result.exit_code == 1
     assert (f"rules/en.md:{swallowed}: error: an example block opens inside the one of line {opener}, which is "
             "never closed") in result.output, result.output
+
+
+@pytest.mark.parametrize(("game", "lang", "opener", "said"), [
+    ("rudy", "ja", "<!-- 訳注", "this comment runs over the heading on line"),  # the source text: 77 errors
+    ("take-over-that-job", "ja", "<!-- note", "this comment runs over the heading on line"),
+    ("take-over-that-job", "en", "~~~", "this code block runs over the heading on line"),  # 67 errors
+])
+def test_a_note_or_code_block_left_open_is_one_error_at_its_line(tmp_path: Path, game: str, lang: str, opener: str,
+                                                                 said: str) -> None:
+    """Left open, it reads every section after it as its own: each was then "missing" from the
+    translation, or the translation's sections from it, and nothing named the line that did it."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA / game, data / game)
+    text = data / game / "rules" / f"{lang}.md"
+    source = text.read_text(encoding="utf-8")
+    heading_end = source.index("\n", source.index("\n## ") + 1) + 1
+    text.write_text(source[:heading_end] + opener + "\n" + source[heading_end:], encoding="utf-8")
+    line = source[:heading_end].count("\n") + 1
+    result = CliRunner().invoke(cli, ["check", "--data", str(data), game])
+    errors = [row for row in result.output.splitlines() if ": error: " in row]
+    assert result.exit_code == 1
+    assert len(errors) == 1 and f"rules/{lang}.md:{line}: error: {said}" in errors[0], errors

@@ -164,6 +164,10 @@ class _Parser:
         info = node.info.strip()
         example = _EXAMPLE_INFO.match(info)
         if example is None:
+            swallowed = swallowed_heading(node.content)
+            if swallowed is not None and not self._fence_closed(node):
+                self.report.error(f"this code block runs over the heading on line {line + 1 + swallowed}: it is "
+                                  "never closed", self.path, line, f"end it with a line holding only {node.markup}")
             return Preformatted(node.content.rstrip("\n"), line)
         example_id = example.group("id") or ""
         if not example_id:
@@ -196,11 +200,7 @@ class _Parser:
             self.depth -= 1
 
     def _fence_closed(self, node: SyntaxTreeNode) -> bool:
-        """markdown-it runs an unclosed fence to the end of the text; only its last line tells."""
-        if not node.map or node.map[1] - 1 <= node.map[0] or node.map[1] > len(self.lines):
-            return False
-        closer = re.compile(rf"^\s*{re.escape(node.markup[0])}{{{len(node.markup)},}}\s*$")
-        return bool(closer.match(self.lines[node.map[1] - 1]))
+        return _closed(node, self.lines)
 
     def html_block(self, node: SyntaxTreeNode, line: int) -> list[Block]:
         content = node.content.strip()
@@ -212,7 +212,11 @@ class _Parser:
                 self.report.error(f"there is no aid table {table_id!r}", self.path, line,
                                   f"tables this game's rules compute: {known}")
             return [AidTableRef(table_id, line)]
-        if not _HTML_COMMENT.match(content):
+        swallowed = swallowed_heading(node.content)
+        if content.startswith("<!--") and swallowed is not None:
+            self.report.error(f"this comment runs over the heading on line {line + swallowed}: it is not closed "
+                              "where it should be", self.path, line, "end the note with --> before the heading")
+        elif not _HTML_COMMENT.match(content):
             self.report.warning("raw HTML is not printed in a rulebook", self.path, line,
                                 "use Markdown, or an HTML comment <!-- --> for notes to translators")
         return []
@@ -279,6 +283,35 @@ def _merge(runs: list[Text]) -> Runs:
         else:
             merged.append(run)
     return tuple(merged)
+
+
+_HEADING_LINE = re.compile(r"^#{1,6}\s+\S")
+
+
+def swallowed_heading(content: str) -> int | None:
+    """The offset (from 0) of the first heading line inside a comment's or code block's text: a note or a
+    code block that was never closed, reading the sections after it as its own (they go missing)."""
+    return next((offset for offset, text in enumerate(content.split("\n")) if _HEADING_LINE.match(text)), None)
+
+
+def swallowing_line(text: str) -> int | None:
+    """The line of a comment, or of a code block never closed, in ``text`` that runs over a heading."""
+    lines = text.split("\n")
+    for node in SyntaxTreeNode(make_markdown().parse(text)).walk(include_self=False):
+        if node.type not in ("html_block", "fence") or not node.map or swallowed_heading(node.content) is None:
+            continue
+        comment = node.type == "html_block" and node.content.lstrip().startswith("<!--")
+        if comment or (node.type == "fence" and not _closed(node, lines)):
+            return node.map[0] + 1
+    return None
+
+
+def _closed(fence: SyntaxTreeNode, lines: Sequence[str]) -> bool:
+    """markdown-it runs an unclosed fence to the end of the text; only its last line tells."""
+    if not fence.map or fence.map[1] - 1 <= fence.map[0] or fence.map[1] > len(lines):
+        return False
+    closer = re.compile(rf"^\s*{re.escape(fence.markup[0])}{{{len(fence.markup)},}}\s*$")
+    return bool(closer.match(lines[fence.map[1] - 1]))
 
 
 def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str] | None,

@@ -39,6 +39,7 @@ from pnp.load.text_files import read_text
 from pnp.model.game import Game
 from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.render.rule_blocks import RuleText, block_texts
+from pnp.render.rule_markdown import swallowing_line
 from pnp.render.rule_template import compute_results
 from pnp.render.ruletext import load_rule_text
 from pnp.rules import get_rules
@@ -269,11 +270,11 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         return
     results = results if results is not None else compute_results(game, rules)
     placed: dict[str, set[str]] = {}
-    unreadable: set[str] = set()  # not text at all (reported once): none of its sections can be compared
+    unreadable: set[str] = set()  # not text, or its sections lost (reported once): none can be compared
     for lang in game.languages:
         path = rule_text_path(game, lang)
-        if path.is_file() and not _readable(path):
-            unreadable.add(lang)
+        if path.is_file() and (not _readable(path) or swallowing_line(read_text(path)) is not None):
+            unreadable.add(lang)  # or a note or code block left open over the sections after it (reported)
         if not path.is_file():
             source = rule_text_path(game, game.source_language)
             report.error(f"the game ships in {lang}, but rules/{lang}.md is missing", path, None,
