@@ -422,3 +422,27 @@ def test_a_vocabulary_that_is_no_table_is_one_error(tmp_path: Path, game: str, v
     errors = [line for line in result.output.splitlines() if ": error: " in line]
     assert result.exit_code == 1
     assert len(errors) == 1 and f"{vocabulary}: expected a table, found 3" in errors[0], errors
+
+
+def test_an_example_that_states_no_result_is_an_error(tmp_path: Path) -> None:
+    """expect = {} passed: an example that checks nothing."""
+    status, errors, where = check_with(tmp_path, "gadget-trick", "[example.expect]\nwinner = 1\nwinner_seat = 1",
+                                       "[example.expect]", file="examples.toml")
+    assert status == 1 and len(errors) == 1 and where in errors[0], errors
+    assert "example[1].expect: states no result, so nothing is checked" in errors[0]
+
+
+def test_true_is_not_a_die(tmp_path: Path) -> None:
+    """true counted as a die showing 1."""
+    status, errors, _ = check_with(tmp_path, "rudy", "dice = [1, 2, 3]", "dice = [true, 2, 3]", file="examples.toml")
+    assert status == 1 and len(errors) == 1 and "dice must list 3 faces from 1 to 6, found [True" in errors[0], errors
+
+
+def test_a_table_examples_toml_does_not_know_is_named(tmp_path: Path) -> None:
+    """[inputs] written for [example.inputs] was read as nothing at all, without a word."""
+    folder = tmp_path / "data" / "two-ops"
+    shutil.copytree(DATA / "two-ops", folder)
+    examples = folder / "examples.toml"
+    examples.write_text(examples.read_text(encoding="utf-8") + '\n[inputs]\noperator = "KH"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
+    assert "examples.toml" in result.output and "warning: inputs: unknown key (ignored)" in result.output, result.output

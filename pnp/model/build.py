@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import Report
-from pnp.load.game_folder import GAME_ID, GameFiles, load_csv, load_files
+from pnp.load.game_folder import GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
 from pnp.model.cards import read_cards
 from pnp.model.fields import TomlReader, closest
 from pnp.model.game import Component, Deal, Example, Game, GridRule, SeedNote, SetupRow, Source, Term
@@ -454,6 +454,8 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
     if files.examples is None:
         return ()
     reader = TomlReader(files.examples, report)
+    # [inputs] for [example.inputs] would be read as no inputs at all; say so
+    reader.unknown_keys(files.examples.data, (), ("example", PLAYER_NAMES))
     examples = []
     seen: dict[str, int | None] = {}
     for index, table in reader.tables(files.examples.data, (), "example") or []:
@@ -462,6 +464,9 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
         example_id = reader.string(table, path, "id")
         kind = reader.string(table, path, "kind")
         expect = reader.table(table, path, "expect", required=True)
+        if "expect" in table and isinstance(table["expect"], dict) and not expect:
+            reader.error(path + ("expect",), "states no result, so nothing is checked",
+                         "add what the rules should give, e.g. winner = 1, under [example.expect]")
         if not example_id or not kind:
             continue
         if example_id in seen:

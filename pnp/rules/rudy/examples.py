@@ -96,7 +96,7 @@ def _market(inputs: Mapping[str, Any], tables: Tables) -> dict[int, int]:
             number = int(key)
         except ValueError:
             raise ExampleError(f"market: {key!r} is not a number") from None
-        if not isinstance(value, int) or not 0 <= value <= tables.market_limit:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= tables.market_limit:
             raise ExampleError(f"market: {value!r} cards of {number} (the market holds 0-{tables.market_limit})")
         market[number] = value
     return market
@@ -105,7 +105,7 @@ def _market(inputs: Mapping[str, Any], tables: Tables) -> dict[int, int]:
 def _dice(inputs: Mapping[str, Any], tables: Tables) -> list[int]:
     dice = inputs.get("dice")
     if (not isinstance(dice, list) or len(dice) != tables.dice_count
-            or not all(isinstance(d, int) and 1 <= d <= tables.dice_faces for d in dice)):
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= tables.dice_faces for d in dice)):
         raise ExampleError(f"dice must list {tables.dice_count} faces from 1 to {tables.dice_faces}, "
                            f"found {dice!r}")
     return dice
