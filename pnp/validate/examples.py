@@ -80,16 +80,19 @@ def _unknown_inputs(game: Game, rules: GameRules, example: Example, report: Repo
     """Inputs the example's kind does not read, each an error at its line (see GameRules.example_inputs)."""
     known = rules.example_inputs.get(example.kind)
     unknown = [key for key in example.inputs if known is not None and key not in known]
+    if not unknown or known is None:
+        return False
+    file, line = where(example.source)
     doc = game.examples_data
     index = next((i for i, table in enumerate(doc.data.get("example", [])) if isinstance(table, dict)
                   and table.get("id") == example.id), None) if doc is not None else None
     for key in unknown:
-        hint = closest(key, known or ())
-        line = doc.line_of("example", index, "inputs", key) if doc is not None and index is not None else None
-        report.error(f"example {example.id!r}: {example.kind} examples have no input {key!r}",
-                     doc.path if doc is not None else where(example.source)[0], line or where(example.source)[1],
-                     f"did you mean {hint!r}?" if hint else f"their inputs: {', '.join(sorted(known or ()))}")
-    return bool(unknown)
+        hint = closest(key, known)
+        key_line = doc.line_of("example", index, "inputs", key) if doc is not None and index is not None else None
+        fix = f"did you mean {hint!r}?" if hint else f"their inputs: {', '.join(sorted(known))}"
+        report.error(f"example {example.id!r}: {example.kind} examples have no input {key!r}", file,
+                     key_line or line, fix)
+    return True
 
 
 def skip_examples(game: Game, report: Report, results: dict[str, Mapping[str, Any] | None],
