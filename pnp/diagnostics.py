@@ -75,6 +75,7 @@ class Report:
     """Everything found while loading and checking one game."""
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    _said: set[Diagnostic] = field(default_factory=set, repr=False, compare=False)
 
     def add(
         self,
@@ -84,7 +85,11 @@ class Report:
         line: int | None = None,
         fix: str | None = None,
     ) -> None:
-        self.diagnostics.append(Diagnostic(level, message, file, line, fix))
+        """Once: the same problem at the same line (200 <br> in one table cell) is one entry, not 200."""
+        diagnostic = Diagnostic(level, message, file, line, fix)
+        if diagnostic not in self._said:
+            self._said.add(diagnostic)
+            self.diagnostics.append(diagnostic)
 
     def error(self, message: str, file: Path | None = None, line: int | None = None,
               fix: str | None = None) -> None:

@@ -124,3 +124,11 @@ def test_a_note_or_code_block_left_open_is_one_error_at_its_line(tmp_path: Path,
     errors = [row for row in result.output.splitlines() if ": error: " in row]
     assert result.exit_code == 1
     assert len(errors) == 1 and f"rules/{lang}.md:{line}: error: {said}" in errors[0], errors
+
+
+def test_the_same_warning_at_the_same_line_is_said_once(tmp_path: Path) -> None:
+    """200 <br> in one paragraph were 199 identical "raw HTML" warnings at one line."""
+    data = edited_two_ops(tmp_path, lambda text: after_components_heading(text, "Cards" + "<br>" * 200 + "."))
+    result = CliRunner().invoke(cli, ["check", "--data", str(data), "two-ops"])
+    said = [row for row in result.output.splitlines() if "raw HTML is not printed in a rulebook" in row]
+    assert len(said) == 1, said
