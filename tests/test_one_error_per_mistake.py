@@ -446,3 +446,17 @@ def test_a_table_examples_toml_does_not_know_is_named(tmp_path: Path) -> None:
     examples.write_text(examples.read_text(encoding="utf-8") + '\n[inputs]\noperator = "KH"\n', encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
     assert "examples.toml" in result.output and "warning: inputs: unknown key (ignored)" in result.output, result.output
+
+
+@pytest.mark.parametrize(("game", "old", "new"), [
+    ("take-over-that-job", 'plays = ["green-', 'plays = ["gren-'),
+    ("gadget-trick", 'plays = ["blue-5"', 'plays = ["blue-55"'),
+    ("rudy", 'card = "', 'card = "x'),
+    ("two-ops", 'operator = "K', 'operator = "X'),
+])
+def test_an_unknown_card_in_an_example_is_an_error_at_its_inputs_line(tmp_path: Path, game: str, old: str,
+                                                                      new: str) -> None:
+    """It was said at the example's [[example]] line, some lines above the card."""
+    status, errors, where = check_with(tmp_path, game, old, new, file="examples.toml")
+    assert status == 1 and len(errors) == 1, errors
+    assert where in errors[0], errors

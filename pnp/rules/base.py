@@ -41,15 +41,16 @@ class ExampleError(Exception):
     """An example's inputs make no sense (unknown card, wrong kind).
 
     Raised by ``run_example``; the core turns it into a report entry with the
-    example's file and line, and ``fix`` into its fix.
+    example's file and line (the line of its input ``key``, when given), and ``fix`` into its fix.
     """
 
-    def __init__(self, message: str, fix: str | None = None) -> None:
+    def __init__(self, message: str, fix: str | None = None, key: str | None = None) -> None:
         super().__init__(message)
         self.fix = fix
+        self.key = key
 
 
-def unknown_card(message: str, card_id: str, known: Iterable[str]) -> ExampleError:
+def unknown_card(message: str, card_id: str, known: Iterable[str], key: str | None = None) -> ExampleError:
     """An example names a card the deck does not have: most often a card renamed in the card list."""
     import difflib
 
@@ -57,10 +58,10 @@ def unknown_card(message: str, card_id: str, known: Iterable[str]) -> ExampleErr
     # to 'yellow-10' and 'yellow-11'
     hints = difflib.get_close_matches(card_id, sorted(set(known) - {card_id}), n=3, cutoff=0.6)
     if not hints:
-        return ExampleError(message, "use an id from the card list")
+        return ExampleError(message, "use an id from the card list", key)
     named = [repr(hint) for hint in hints]
     either = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
-    return ExampleError(message, f"did you mean {either}?")
+    return ExampleError(message, f"did you mean {either}?", key)
 
 
 class GameRules:

@@ -42,7 +42,8 @@ def check_examples(game: Game, rules: GameRules, report: Report,
         try:
             computed = results[example.id] = rules.run_example(game, example)
         except ExampleError as exc:
-            failures.setdefault((str(exc), exc.fix), []).append((example.id, file, line))
+            at = _input_line(game, example, exc.key) if exc.key else None
+            failures.setdefault((str(exc), exc.fix), []).append((example.id, file, at or line))
             outcome[example.id] = "error"
             continue
         mismatches = [
@@ -83,16 +84,24 @@ def _unknown_inputs(game: Game, rules: GameRules, example: Example, report: Repo
     if not unknown or known is None:
         return False
     file, line = where(example.source)
-    doc = game.examples_data
-    index = next((i for i, table in enumerate(doc.data.get("example", [])) if isinstance(table, dict)
-                  and table.get("id") == example.id), None) if doc is not None else None
     for key in unknown:
         hint = closest(key, known)
-        key_line = doc.line_of("example", index, "inputs", key) if doc is not None and index is not None else None
+        key_line = _input_line(game, example, key)
         fix = f"did you mean {hint!r}?" if hint else f"their inputs: {', '.join(sorted(known))}"
         report.error(f"example {example.id!r}: {example.kind} examples have no input {key!r}", file,
                      key_line or line, fix)
     return True
+
+
+def _input_line(game: Game, example: Example, key: str) -> int | None:
+    """The line of one of the example's inputs in examples.toml, for an error about that input."""
+    doc = game.examples_data
+    if doc is None:
+        return None
+    tables = doc.data.get("example", [])
+    index = next((i for i, table in enumerate(tables if isinstance(tables, list) else [])
+                  if isinstance(table, dict) and table.get("id") == example.id), None)
+    return doc.line_of("example", index, "inputs", key) if index is not None else None
 
 
 def skip_examples(game: Game, report: Report, results: dict[str, Mapping[str, Any] | None],

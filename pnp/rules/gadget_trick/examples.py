@@ -16,7 +16,7 @@ AS_NUMBER_MOST = 99
 
 
 def run_trick(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    plays = _played(game, settings, _ids(inputs, "plays"))
+    plays = _played(game, settings, _ids(inputs, "plays"), "plays")
     overrides = inputs.get("as_number", {})
     if not isinstance(overrides, dict):
         raise ExampleError("as_number must map a play's position (from 0) to the number it counts as")
@@ -37,9 +37,9 @@ def run_trick(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict
 
 def run_follow(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
     hand = _ids(inputs, "hand")
-    colours = {card_id: played.colour for card_id, played in zip(hand, _played(game, settings, hand),
+    colours = {card_id: played.colour for card_id, played in zip(hand, _played(game, settings, hand, "hand"),
                                                                 strict=True)}
-    lead = _played(game, settings, [str(inputs.get("lead"))])[0]
+    lead = _played(game, settings, [str(inputs.get("lead"))], "lead")[0]
     return {"legal": legal_plays(hand, colours, lead.colour)}
 
 
@@ -50,7 +50,7 @@ def run_surveillance(game: Game, settings: Settings, inputs: Mapping[str, Any]) 
     removed_before = set(_seats(inputs, "removed", players))
     order = [seat for seat in _seats_from(_seat(inputs.get("leader"), "leader", players), players)
              if seat not in removed_before]
-    plays = _played(game, settings, _ids(inputs, "plays"))
+    plays = _played(game, settings, _ids(inputs, "plays"), "plays")
     if len(plays) != len(order):
         raise ExampleError(f"{len(order)} players in play but {len(plays)} cards played")
     piles = inputs.get("won", [[] for _ in range(players)])
@@ -61,7 +61,7 @@ def run_surveillance(game: Game, settings: Settings, inputs: Mapping[str, Any]) 
     winner = order[winner_index]
     views = {}
     for seat in range(players):
-        pile = _played(game, settings, [str(c) for c in piles[seat]])
+        pile = _played(game, settings, [str(c) for c in piles[seat]], "won")
         took = plays if seat == winner else None
         own = plays[order.index(seat)] if seat in order else None
         views[seat] = PlayerView(won=pile + (plays if took else []), trump=trump, took=took, own_card=own)
@@ -154,15 +154,15 @@ def _colour(settings: Settings, value: Any) -> str:
     return str(value)
 
 
-def _played(game: Game, settings: Settings, card_ids: Sequence[str]) -> list[PlayedCard]:
+def _played(game: Game, settings: Settings, card_ids: Sequence[str], key: str) -> list[PlayedCard]:
     deck = {card.id: card for card in game.cards(settings.deck)}
     if len(set(card_ids)) != len(card_ids):
-        raise ExampleError(f"a card appears twice in {list(card_ids)}")
+        raise ExampleError(f"a card appears twice in {list(card_ids)}", key=key)
     played = []
     for card_id in card_ids:
         card = deck.get(card_id)
         if card is None or card.colour is None or card.rank is None:
-            raise unknown_card(f"unknown trick card {card_id!r}", card_id, deck)
+            raise unknown_card(f"unknown trick card {card_id!r}", card_id, deck, key)
         played.append(PlayedCard(card.colour, card.rank))
     return played
 

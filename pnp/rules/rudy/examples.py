@@ -13,7 +13,7 @@ from pnp.rules.rudy.tables import Tables
 
 def run_sale(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[str, Any]:
     ids = inputs["cards"] if "cards" in inputs else [inputs.get("card")]
-    cards = _cards(game, tables, ids)
+    cards = _cards(game, tables, ids, "cards" if "cards" in inputs else "card")
     market = _market(inputs, tables)
     dice = _dice(inputs, tables)
     for card in cards:
@@ -28,7 +28,7 @@ def run_sale(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[str,
 
 
 def run_museum(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    card = _cards(game, tables, [inputs.get("card")])[0]
+    card = _cards(game, tables, [inputs.get("card")], "card")[0]
     if card.kind not in tables.museum_kinds:
         raise ExampleError(f"the museum buys only {', '.join(sorted(tables.museum_kinds))} cards, "
                            f"not {card.id!r}")
@@ -37,14 +37,14 @@ def run_museum(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[st
 
 
 def run_step1_reward(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    card = _cards(game, tables, [inputs.get("card")])[0]
+    card = _cards(game, tables, [inputs.get("card")], "card")[0]
     market = _market(inputs, tables)
     allowed = card.kind in tables.market_kinds and card.rank is not None and market.get(card.rank, 0) == 0
     return {"allowed": allowed, "reward": card.rank if allowed and card.rank else 0}
 
 
 def run_set_sale(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    cards = _cards(game, tables, inputs.get("cards"))
+    cards = _cards(game, tables, inputs.get("cards"), "cards")
     if len(cards) != tables.set_size:
         raise ExampleError(f"a set has {tables.set_size} cards, not {len(cards)}")
     market = _market(inputs, tables)
@@ -70,14 +70,14 @@ def run_set_sale(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[
     }
 
 
-def _cards(game: Game, tables: Tables, ids: Any) -> list[Card]:
+def _cards(game: Game, tables: Tables, ids: Any, key: str) -> list[Card]:
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
         raise ExampleError(f"expected card ids, found {ids!r}")
     deck = {card.id: card for card in game.cards(tables.deck)}
     cards = []
     for card_id in ids:
         if card_id not in deck:
-            raise unknown_card(f"unknown card {card_id!r}", card_id, deck)
+            raise unknown_card(f"unknown card {card_id!r}", card_id, deck, key)
         cards.append(deck[card_id])
     for card in cards:
         if ids.count(card.id) > card.count:

@@ -26,19 +26,19 @@ def _colour_or_none(value: Any, colours: Sequence[str], key: str) -> str | None:
     return str(value)
 
 
-def _card(game: Game, tables: TakeOverTables, text: Any) -> NumberCard:
+def _card(game: Game, tables: TakeOverTables, text: Any, key: str) -> NumberCard:
     """A number card by id, from the game's own cards when it has them."""
     try:
         parsed = parse_number_card(text, tables.colours)
     except ValueError as exc:
-        raise ExampleError(str(exc)) from None
+        raise ExampleError(str(exc), key=key) from None
     component = game.components.get(tables.components.get("numbers", "numbers"))
     if component is None:
         return parsed
     card = next((c for c in component.cards if c.id == parsed.id), None)
     if card is None or card.colour is None or card.rank is None:
         raise unknown_card(f"{parsed.id!r} is not a card of component {component.id!r}", parsed.id,
-                           (c.id for c in component.cards))
+                           (c.id for c in component.cards), key)
     return NumberCard(id=card.id, colour=card.colour, number=card.rank)
 
 
@@ -52,7 +52,7 @@ def _check_follow(game: Game, tables: TakeOverTables, inputs: Mapping[str, Any],
         raise ExampleError("inputs.hands must list one hand (a list of card ids) per play")
     lead = plays[0].colour
     for seat, (hand_ids, card) in enumerate(zip(hands, plays, strict=True)):
-        hand = [_card(game, tables, c) for c in hand_ids]
+        hand = [_card(game, tables, c, "hands") for c in hand_ids]
         if card not in hand:
             raise ExampleError(f"{players[seat]} plays {card.id}, which is not in their hand")
         if seat and card not in legal_plays(hand, lead):
@@ -64,7 +64,7 @@ def run_trick(game: Game, tables: TakeOverTables, inputs: Mapping[str, Any]) -> 
     if not isinstance(players, list) or not isinstance(play_ids, list) or len(players) != len(play_ids):
         raise ExampleError("inputs.players and inputs.plays must be lists of the same length "
                            "(play order, leader first)")
-    plays = [_card(game, tables, card_id) for card_id in play_ids]
+    plays = [_card(game, tables, card_id, "plays") for card_id in play_ids]
     trump = _colour_or_none(inputs.get("trump"), tables.colours, "trump")
     disadvantaged = _colour_or_none(inputs.get("disadvantaged"), tables.colours, "disadvantaged")
     _check_follow(game, tables, inputs, players, plays)

@@ -16,19 +16,19 @@ if TYPE_CHECKING:
     from pnp.model.game import Game
 
 
-def _resolve(game: Game, tables: TwoOpsTables, text: Any) -> PlayingCard:
+def _resolve(game: Game, tables: TwoOpsTables, text: Any, key: str) -> PlayingCard:
     """A card id from an example, checked against the game's own deck."""
     try:
         parsed = parse_card(text)
     except CardError as exc:
-        raise ExampleError(str(exc)) from None
+        raise ExampleError(str(exc), key=key) from None
     cards = deck_cards(game, tables)
     if cards is None:
         return parsed
     card = next((c for c in cards if c.id == parsed.id), None)
     if card is None or card.rank is None or card.colour is None:
         raise unknown_card(f"{parsed.id!r} is not a card of component {tables.component!r}", parsed.id,
-                           (c.id for c in cards))
+                           (c.id for c in cards), key)
     return PlayingCard(id=card.id, rank=card.rank, colour=card.colour)
 
 
@@ -36,11 +36,11 @@ def _card_list(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any], key:
     value = inputs.get(key)
     if not isinstance(value, list):
         raise ExampleError(f"inputs.{key} must be a list of card ids, got {value!r}")
-    return [_resolve(game, tables, item) for item in value]
+    return [_resolve(game, tables, item, key) for item in value]
 
 
 def run_operation(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    operator = _resolve(game, tables, inputs.get("operator"))
+    operator = _resolve(game, tables, inputs.get("operator"), "operator")
     numbers = _card_list(game, tables, inputs, "numbers")
     if len(numbers) != 2 or not operator.is_court or any(n.is_court for n in numbers):
         raise ExampleError("an operation is one court card (inputs.operator) and two number cards "
@@ -55,7 +55,7 @@ def run_operation(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any]) -
 def run_solve(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any]) -> dict[str, Any]:
     numbers = _card_list(game, tables, inputs, "numbers")
     operators = _card_list(game, tables, inputs, "operators")
-    goal = _resolve(game, tables, inputs.get("goal"))
+    goal = _resolve(game, tables, inputs.get("goal"), "goal")
     try:
         solution = solve(tables, numbers, operators, goal)
     except CardError as exc:
