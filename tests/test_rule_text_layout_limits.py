@@ -132,3 +132,17 @@ def test_the_same_warning_at_the_same_line_is_said_once(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--data", str(data), "two-ops"])
     said = [row for row in result.output.splitlines() if "raw HTML is not printed in a rulebook" in row]
     assert len(said) == 1, said
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("content", ["", "   \n", "<!-- only a note to translators -->\n"])
+def test_a_rule_text_with_no_text_is_one_error(tmp_path: Path, lang: str, content: str) -> None:
+    """An emptied source passed pnp check with 33 to 56 warnings (each section "not in the source", each
+    example "not placed"), and its rulebook was the title page alone."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA / "two-ops", data / "two-ops")
+    (data / "two-ops" / "rules" / f"{lang}.md").write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(data), "two-ops"])
+    said = [row for row in result.output.splitlines() if ": error: " in row or ": warning: " in row]
+    assert result.exit_code == 1
+    assert len(said) == 1 and f"rules/{lang}.md holds no rule text, only white space or comments" in said[0], said

@@ -282,7 +282,13 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
                          else f"write the source rule text {path.name}")
             continue
         text = load_rule_text(game, rules, lang, report, results, data_in_error)
-        if text is not None:
+        if text is not None and not text.blocks:
+            # only white space or comments: the rulebook would be its title page, and each section and
+            # example would be "missing" from it one by one
+            report.error(f"rules/{lang}.md holds no rule text, only white space or comments", path, None,
+                         "write the rules, in sections headed ## Title {#id}")
+            unreadable.add(lang)
+        elif text is not None:
             placed[lang] = {ref.example for ref in text.examples}
             check_glyphs(text, report, game.fonts)
             check_player_mentions(game, lang, path, read_text(path), report)
