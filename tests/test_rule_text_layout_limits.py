@@ -146,3 +146,16 @@ def test_a_rule_text_with_no_text_is_one_error(tmp_path: Path, lang: str, conten
     said = [row for row in result.output.splitlines() if ": error: " in row or ": warning: " in row]
     assert result.exit_code == 1
     assert len(said) == 1 and f"rules/{lang}.md holds no rule text, only white space or comments" in said[0], said
+
+
+def test_a_block_left_open_in_an_example_names_the_block_not_pnps_endwith(tmp_path: Path) -> None:
+    """It said "unknown tag 'endwith'", a tag the writer never wrote (pnp closes each example with it)."""
+    def open_if(text: str) -> str:
+        return text.replace("```example op-king-neither\n", "```example op-king-neither\n{% if true %}\n", 1)
+
+    data = edited_two_ops(tmp_path, open_if)
+    result = CliRunner().invoke(cli, ["check", "--data", str(data), "two-ops"])
+    assert result.exit_code == 1
+    assert "error: the {% if %} opened in this example is not closed before the example ends" in result.output
+    assert "fix: add {% endif %} before the example's closing line" in result.output
+    assert "endwith" not in result.output, result.output

@@ -359,6 +359,18 @@ class RuleTextError(DataError):
 
 
 SYNTAX_FIX = "check the {{ }} and {% %} on that line; Jinja comments are {## ... ##}"
+_INNERMOST = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+
+
+def _syntax_problem(message: str) -> tuple[str, str]:
+    """Jinja2's syntax error as the writer can act on it. A block left open inside an example meets the
+    {% endwith %} pnp puts at the example's end (see bind_example_results): a tag never written."""
+    innermost = _INNERMOST.search(message)
+    if "unknown tag 'endwith'" in message and innermost:
+        block = innermost.group(1)
+        return (f"the {{% {block} %}} opened in this example is not closed before the example ends",
+                f"add {{% end{block} %}} before the example's closing line")
+    return f"template syntax error: {message}", SYNTAX_FIX
 
 
 def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tuple[str, list[Diagnostic]]:
@@ -371,7 +383,8 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
     try:
         code = compiled_template(env, prepared, path)
     except TemplateSyntaxError as exc:
-        raise RuleTextError(f"template syntax error: {exc.message}", path, exc.lineno, SYNTAX_FIX,
+        message, fix = _syntax_problem(exc.message or "")
+        raise RuleTextError(message, path, exc.lineno, fix,
                             _placeholders_one_by_one(env, source, path, context, exc.lineno)) from None
     fix = _names_fix(context)
     try:
