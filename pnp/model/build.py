@@ -65,9 +65,11 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     colours = _terms(reader, data, "colours", languages)
     suits = _terms(reader, data, "suits", languages)
     kinds = _terms(reader, data, "kinds", languages)
-    colours_readable = isinstance(data.get("colours", {}), dict)  # else reported: no colour is "unknown"
+    # a vocabulary that is no table (reported): no term of it is "unknown", on a suit or on a card
+    vocabularies_in_error = {key for key in ("colours", "suits", "kinds")
+                             if key in data and not isinstance(data[key], dict)}
     for suit_id, suit in suits.items():
-        if suit.colour and suit.colour not in colours and colours_readable:
+        if suit.colour and suit.colour not in colours and "colours" not in vocabularies_in_error:
             reader.error(("suits", suit_id, "colour"), f"unknown colour {suit.colour!r}",
                          f"declare [colours.{suit.colour}] or use one of: {', '.join(colours) or 'none'}")
 
@@ -78,7 +80,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         source_language=source_language,
         languages=tuple(languages),
         players=players or (1, 1),
-        unreadable=frozenset() if players is not None or "players" not in data else frozenset({"players"}),
+        unreadable=frozenset(vocabularies_in_error | ({"players"} if players is None and "players" in data else set())),
         credits=reader.table(data, (), "credits", required=True),
         terms=reader.languages_map(data, (), "terms", languages),
         colours=colours,
@@ -99,9 +101,6 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     )
     if game.rules is None and data.get("rules") is not None:  # named, but not as text (reported)
         game.unreadable = game.unreadable | {"rules"}
-    # a vocabulary that is no table (reported): every card naming one of its terms is not "unknown" for it
-    game.unreadable = game.unreadable | {key for key in ("colours", "suits", "kinds")
-                                         if key in data and not isinstance(data[key], dict)}
     _check_credits(reader, game.credits, languages)
     game.components = _components(reader, files, game, report)
     game.setup, dropped_rows = _setup(reader, data, game)
@@ -473,13 +472,16 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
             reader.error(path + ("id",), f"duplicate example id {example_id!r} (first at line {seen[example_id]})")
             continue
         seen[example_id] = reader.line(*path)
+        inputs = reader.table(table, path, "inputs")
+        lines = {key: reader.line(*path, "inputs", key) for key in inputs}
         examples.append(Example(
             id=example_id, kind=kind,
-            inputs=reader.table(table, path, "inputs"),
+            inputs=inputs,
             expect=expect,
             deviation=reader.string(table, path, "deviation", None),
             source=Source(files.examples.path, reader.line(*path)),
             expect_line=reader.line(*path, "expect"),
+            input_lines={key: line for key, line in lines.items() if line is not None},
         ))
     return tuple(examples)
 

@@ -172,6 +172,7 @@ class Example:
     deviation: str | None = None  # a known seed erratum: the seed's result is wrong
     source: Source | None = None
     expect_line: int | None = None
+    input_lines: dict[str, int] = field(default_factory=dict)  # input -> its line, for an error about it
 
 
 @dataclass(frozen=True)

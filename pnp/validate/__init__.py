@@ -16,7 +16,6 @@ from pnp.rules.base import GameRules
 from pnp.validate import generic
 from pnp.validate.examples import check_examples, skip_examples
 
-TERM_ATTRIBUTES = ("colour", "suit", "kind")
 NO_RULE_TEXTS = "no rule texts yet: add rules/<lang>.md to build a rulebook"
 
 
@@ -97,7 +96,8 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     # would only fail on the same value again (an unknown icon) at the layout's line
     leave_out = {card.id for card in game.all_cards()
                  if (card.source and (Path(card.source.file).resolve(), card.source.line) in rows_in_error)
-                 or any((attribute, getattr(card, attribute)) in terms_in_error for attribute in TERM_ATTRIBUTES)}
+                 or any((attribute, getattr(card, attribute)) in terms_in_error
+                        for attribute, _ in generic.TERM_TABLES)}
     for lang in game.languages:
         lang_report = Report()
         bound = bind_game(game, rules, lang, lang_report, library=library, leave_out=leave_out)

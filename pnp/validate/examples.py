@@ -36,13 +36,13 @@ def check_examples(game: Game, rules: GameRules, report: Report,
                          "see docs/rules-modules.md); without one, remove examples.toml")
             outcome[example.id] = "error"
             continue
-        if _unknown_inputs(game, rules, example, report):
+        if _unknown_inputs(rules, example, report):
             outcome[example.id] = "error"
             continue
         try:
             computed = results[example.id] = rules.run_example(game, example)
         except ExampleError as exc:
-            at = _input_line(game, example, exc.key) if exc.key else None
+            at = example.input_lines.get(exc.key) if exc.key else None
             failures.setdefault((str(exc), exc.fix), []).append((example.id, file, at or line))
             outcome[example.id] = "error"
             continue
@@ -77,7 +77,7 @@ def check_examples(game: Game, rules: GameRules, report: Report,
     return outcome
 
 
-def _unknown_inputs(game: Game, rules: GameRules, example: Example, report: Report) -> bool:
+def _unknown_inputs(rules: GameRules, example: Example, report: Report) -> bool:
     """Inputs the example's kind does not read, each an error at its line (see GameRules.example_inputs)."""
     known = rules.example_inputs.get(example.kind)
     unknown = [key for key in example.inputs if known is not None and key not in known]
@@ -86,22 +86,11 @@ def _unknown_inputs(game: Game, rules: GameRules, example: Example, report: Repo
     file, line = where(example.source)
     for key in unknown:
         hint = closest(key, known)
-        key_line = _input_line(game, example, key)
+        key_line = example.input_lines.get(key)
         fix = f"did you mean {hint!r}?" if hint else f"their inputs: {', '.join(sorted(known))}"
         report.error(f"example {example.id!r}: {example.kind} examples have no input {key!r}", file,
                      key_line or line, fix)
     return True
-
-
-def _input_line(game: Game, example: Example, key: str) -> int | None:
-    """The line of one of the example's inputs in examples.toml, for an error about that input."""
-    doc = game.examples_data
-    if doc is None:
-        return None
-    tables = doc.data.get("example", [])
-    index = next((i for i, table in enumerate(tables if isinstance(tables, list) else [])
-                  if isinstance(table, dict) and table.get("id") == example.id), None)
-    return doc.line_of("example", index, "inputs", key) if index is not None else None
 
 
 def skip_examples(game: Game, report: Report, results: dict[str, Mapping[str, Any] | None],

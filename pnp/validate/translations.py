@@ -273,7 +273,8 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     unreadable: set[str] = set()  # not text, or its sections lost (reported once): none can be compared
     for lang in game.languages:
         path = rule_text_path(game, lang)
-        if path.is_file() and (not _readable(path) or swallowing_line(read_text(path)) is not None):
+        raw = _raw_text(path)
+        if raw is None or swallowing_line(raw) is not None:
             unreadable.add(lang)  # or a note or code block left open over the sections after it (reported)
         if not path.is_file():
             source = rule_text_path(game, game.source_language)
@@ -291,19 +292,19 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         elif text is not None:
             placed[lang] = {ref.example for ref in text.examples}
             check_glyphs(text, report, game.fonts)
-            check_player_mentions(game, lang, path, read_text(path), report)
+            check_player_mentions(game, lang, path, raw or "", report)
     _check_placements(game, placed, report)
     for status in analyse_translations(game, report):
         if not unreadable & {status.lang, game.source_language}:  # else every section would be "missing"
             _report_language(game, status, report)
 
 
-def _readable(path: Path) -> bool:
+def _raw_text(path: Path) -> str | None:
+    """The file's text, None when it is missing or not text (reported where it is loaded)."""
     try:
-        read_text(path)
+        return read_text(path) if path.is_file() else None
     except DataError:
-        return False
-    return True
+        return None
 
 
 def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | None = None) -> None:
