@@ -2,7 +2,8 @@
 
 A build that fails or is interrupted (Ctrl-C) must not replace a PDF the user may be about to print
 with a truncated file. We write into a hidden temporary file in the same folder (so the final rename
-never crosses a file system) and `os.replace` it over the target only after it was written completely.
+never crosses a file system) and rename it over the target only after it was written completely
+(pnp/write/release.py says how a large target is swapped out and freed cheaply).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from pnp.write.release import close_in_background, hold_if_large
+from pnp.write.release import close_in_background, exchange, hold_if_large
 
 
 def _temp_path_next_to(target: Path) -> tuple[Path, int]:
@@ -67,7 +68,10 @@ def atomic_write(path: str | os.PathLike[str], durable: bool = False) -> Iterato
         _keep_existing_mode(temp, target)
         previous = hold_if_large(target)  # so the rename does not wait for the old file's blocks to be freed
         try:
-            os.replace(temp, target)
+            if previous is not None and exchange(temp, target):
+                os.unlink(temp)  # the old file's name now; its blocks go when `previous` is closed
+            else:
+                os.replace(temp, target)
         except BaseException:
             if previous is not None:
                 os.close(previous)
