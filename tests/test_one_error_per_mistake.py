@@ -12,6 +12,7 @@ import csv
 import io
 import shutil
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -460,3 +461,15 @@ def test_an_unknown_card_in_an_example_is_an_error_at_its_inputs_line(tmp_path: 
     status, errors, where = check_with(tmp_path, game, old, new, file="examples.toml")
     assert status == 1 and len(errors) == 1, errors
     assert where in errors[0], errors
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (Fraction(7, 2), '"7/2"'), (Fraction(8), "8"), (Fraction(-1, 3), '"-1/3"'), (True, "true"), (3, "3"),
+    ("KH", '"KH"'), ('say "hi"', r'"say \"hi\""'), (["3S", Fraction(1, 2)], '["3S", "1/2"]'),
+    ({"b", "a"}, '["a", "b"]'), ({"seat": 2}, "{ seat = 2 }"),
+])
+def test_a_mismatch_shows_values_as_examples_toml_writes_them(value: object, written: str) -> None:
+    """The fix is to write the model's result into examples.toml: the message shows it in that form."""
+    from pnp.validate.examples import as_written
+
+    assert as_written(value) == written

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from pnp.diagnostics import Report, line_spans
@@ -163,8 +164,25 @@ def check_player_names(game: Game, report: Report) -> None:
 
 
 def _describe(mismatches: list[tuple[str, Any, Any]]) -> str:
-    return "; ".join(f"{key} is stated as {stated!r} but the rules give {computed!r}"
+    return "; ".join(f"{key} is stated as {as_written(stated)} but the rules give {as_written(computed)}"
                      for key, stated, computed in mismatches)
+
+
+def as_written(value: Any) -> str:
+    """A value as examples.toml would state it, so the message shows what to write: 7/2 as "7/2",
+    a whole Fraction as 8, not the model's Python objects."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f'"{value.numerator}/{value.denominator}"'
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return "[" + ", ".join(as_written(item) for item in items) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {as_written(item)}" for key, item in value.items()) + " }"
+    return str(value)
 
 
 def same_value(stated: Any, computed: Any) -> bool:
