@@ -14,6 +14,8 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli import cli
+from pnp.diagnostics import Report
+from pnp.render.rule_markdown import parse_rule_text
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -159,3 +161,15 @@ def test_a_block_left_open_in_an_example_names_the_block_not_pnps_endwith(tmp_pa
     assert "error: the {% if %} opened in this example is not closed before the example ends" in result.output
     assert "fix: add {% endif %} before the example's closing line" in result.output
     assert "endwith" not in result.output, result.output
+
+
+def test_a_table_row_with_more_cells_than_columns_is_reported_at_its_line() -> None:
+    """GFM drops the extra cells silently: the printed table would lack them."""
+    text = ("## Scores {#scores}\n\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\n| x |\n| p \\| q | r |\n\n"
+            "> | a |\n> |---|\n> | 1 | 2 | 3 |\n")
+    report = Report()
+    parse_rule_text(text, Path("en.md"), report, set(), set())
+    assert [(d.line, d.message) for d in report.diagnostics] == [
+        (5, "this table row has 3 cells but the table has 2 columns: the last cell would not be printed"),
+        (11, "this table row has 3 cells but the table has 1 column: the last 2 cells would not be printed"),
+    ]  # a short row (line 6) is padded, and an escaped \| (line 7) is no separator

@@ -100,7 +100,7 @@ class _Parser:
             start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
             return [ListBlock(kind == "ordered_list", start, items, line)]
         if kind == "table":
-            return [self.table(node, line)]
+            return [self.table(node, line, offset)]
         if kind == "fence":
             return [self.fence(node, line, offset)]
         if kind == "code_block":
@@ -142,7 +142,7 @@ class _Parser:
             return ()
         return self.inline(SyntaxTreeNode(tokens).children[0], line)
 
-    def table(self, node: SyntaxTreeNode, line: int) -> TableBlock:
+    def table(self, node: SyntaxTreeNode, line: int, offset: int) -> TableBlock:
         header: list[Runs] = []
         rows: list[tuple[Runs, ...]] = []
         aligns: list[str] = []
@@ -158,7 +158,24 @@ class _Parser:
                     header = cells
                 else:
                     rows.append(tuple(cells))
+                    self._check_row_width(row, len(header), offset)
         return TableBlock(tuple(header), tuple(rows), tuple(aligns), line)
+
+    def _check_row_width(self, row: SyntaxTreeNode, columns: int, offset: int) -> None:
+        """A row with more cells than the header has columns: GFM drops the extra ones without a word,
+        and the printed table would lack them (a cell added to a translation, a stray ``|``)."""
+        row_line = self.line(row, offset)
+        if not row.map or row_line > len(self.lines):
+            return
+        written = _cells_written(self.lines[row_line - 1])
+        if written > columns:
+            extra = written - columns
+            dropped = "the last cell" if extra == 1 else f"the last {extra} cells"
+            self.report.warning(f"this table row has {written} cells but the table has {columns} "
+                                f"column{'s' if columns > 1 else ''}: {dropped} would not be printed",
+                                self.path, row_line,
+                                "add the column to the header and the --- line, or remove the extra cells "
+                                "(a | inside a cell is written \\|)")
 
     def fence(self, node: SyntaxTreeNode, line: int, offset: int) -> Block:
         info = node.info.strip()
@@ -286,6 +303,20 @@ def _merge(runs: list[Text]) -> Runs:
 
 
 _HEADING_LINE = re.compile(r"^#{1,6}\s+\S")
+
+
+_ROW_PREFIX = re.compile(r"^\s*(?:>\s?)*")  # a quote's markers before a table row
+_CELL_SEPARATOR = re.compile(r"(?<!\\)\|")  # a | not escaped as \|
+
+
+def _cells_written(line: str) -> int:
+    """The cells of a table row's source line as GFM splits it (the outer pipes are optional)."""
+    cells = _CELL_SEPARATOR.split(_ROW_PREFIX.sub("", line).strip())
+    if cells and not cells[0].strip():
+        cells.pop(0)
+    if cells and not cells[-1].strip():
+        cells.pop()
+    return len(cells)
 
 
 def swallowed_heading(content: str) -> int | None:
