@@ -473,3 +473,13 @@ def test_a_mismatch_shows_values_as_examples_toml_writes_them(value: object, wri
     from pnp.validate.examples import as_written
 
     assert as_written(value) == written
+
+
+def test_a_heading_given_anothers_id_is_one_error_not_a_translation_mismatch(tmp_path: Path) -> None:
+    """The source's duplicated id paired the wrong sections: 7 errors about examples and numbers the two
+    sections do not share, and a stale warning, on top of the one error at the heading."""
+    status, errors, where = check_with(tmp_path, "two-ops", "### Neither number matches {#operators-neither}",
+                                       "### Neither number matches {#operators-both}", "rules/en.md")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert "section id 'operators-both' is used twice (first at line" in errors[0], errors

@@ -154,17 +154,15 @@ def _diff(old: str, new: str, source_lang: str) -> tuple[str, ...]:
 
 def section_statuses(source: Sequence[Section], target: Sequence[Section], recorded: Mapping[str, str],
                      source_lang: str) -> list[SectionStatus]:
-    # a heading without an id, or an id used twice, is an error of the rule text itself (reported where
-    # it is parsed); comparing it too would pair sections by accident
-    by_target: dict[str, Section] = {}
-    for section in target:
-        by_target.setdefault(section.id, section)
-    seen: set[str] = {""}
+    # a heading without an id, or an id used twice in either text, is an error of the rule text itself
+    # (reported where it is parsed); comparing it too would pair sections by accident: one heading given
+    # another's id made a dozen errors about examples and numbers the two sections do not share
+    twice = {""} | _used_twice(source) | _used_twice(target)
+    by_target = {section.id: section for section in target if section.id not in twice}
     statuses = []
     for section in source:
-        if section.id in seen:
+        if section.id in twice:
             continue
-        seen.add(section.id)
         translated = by_target.get(section.id)
         if translated is None:
             statuses.append(SectionStatus(section.id, "missing", section, None))
@@ -178,6 +176,11 @@ def section_statuses(source: Sequence[Section], target: Sequence[Section], recor
     source_ids = {s.id for s in source}
     statuses += [SectionStatus(s.id, "extra", None, s) for s in by_target.values() if s.id not in source_ids and s.id]
     return statuses
+
+
+def _used_twice(sections: Sequence[Section]) -> set[str]:
+    ids = [section.id for section in sections]
+    return {section_id for section_id in ids if ids.count(section_id) > 1}
 
 
 def card_text_counts(game: Game, lang: str) -> list[CardTextCount]:
