@@ -483,3 +483,23 @@ def test_a_heading_given_anothers_id_is_one_error_not_a_translation_mismatch(tmp
     assert status == 1
     assert len(errors) == 1, errors
     assert "section id 'operators-both' is used twice (first at line" in errors[0], errors
+
+
+# An input the rules cannot use, besides an unknown card: the error is at the input's line in
+# examples.toml, not at its example's [[example]] line a dozen lines up.
+INPUT_ERRORS = {
+    "rudy-dice": ("rudy", "dice = [1, 2, 3]", "dice = [1, 2, 9]", "dice must list 3 faces from 1 to 6"),
+    "rudy-market": ("rudy", 'market = { "6" = 1 }', 'market = { "6" = 99 }', "market: 99 cards of 6"),
+    "gadget-trick-players": ("gadget-trick", "players = 4", "players = 40", "players: 40 is outside"),
+    "gadget-trick-trump": ("gadget-trick", 'trump = "red"', 'trump = "mauve"', "unknown colour 'mauve'"),
+    "take-over-trump": ("take-over-that-job", 'trump = "', 'trump = "mauve', "is not a colour"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INPUT_ERRORS))
+def test_an_unusable_example_input_is_reported_at_its_line(tmp_path: Path, case: str) -> None:
+    game, old, new, message = INPUT_ERRORS[case]
+    status, errors, where = check_with(tmp_path, game, old, new, "examples.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and message in errors[0], errors

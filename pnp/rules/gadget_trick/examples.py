@@ -19,14 +19,15 @@ def run_trick(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict
     plays = _played(game, settings, _ids(inputs, "plays"), "plays")
     overrides = inputs.get("as_number", {})
     if not isinstance(overrides, dict):
-        raise ExampleError("as_number must map a play's position (from 0) to the number it counts as")
+        raise ExampleError("as_number must map a play's position (from 0) to the number it counts as", key="as_number")
     for position, number in overrides.items():
         index = int(position) if isinstance(position, str) and position.isdigit() else -1
         if not 0 <= index < len(plays):
-            raise ExampleError(f"as_number: there is no play {position!r} (plays are counted from 0)")
+            raise ExampleError(f"as_number: there is no play {position!r} (plays are counted from 0)", key="as_number")
         # a gadget may make a card count past the deck's ranks (the Mirror Shield's 11): bounded, not exact
-        plays[index] = PlayedCard(plays[index].colour, _int(number, "as_number value", 0, AS_NUMBER_MOST))
-    trump = _colour(settings, inputs.get("trump"))
+        plays[index] = PlayedCard(plays[index].colour, _int(number, "as_number value", 0, AS_NUMBER_MOST,
+                                                                  key="as_number"))
+    trump = _colour(settings, inputs.get("trump"), "trump")
     winner = trick_winner(plays, trump)
     result: dict[str, Any] = {"winner": winner}
     if "leader" in inputs:
@@ -45,18 +46,18 @@ def run_follow(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dic
 
 def run_surveillance(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
     players = _players(game, inputs)
-    trick = _int(inputs.get("trick"), "trick", 1, settings.tricks_for(players))
-    trump = _colour(settings, inputs.get("trump"))
+    trick = _int(inputs.get("trick"), "trick", 1, settings.tricks_for(players), key="trick")
+    trump = _colour(settings, inputs.get("trump"), "trump")
     removed_before = set(_seats(inputs, "removed", players))
     order = [seat for seat in _seats_from(_seat(inputs.get("leader"), "leader", players), players)
              if seat not in removed_before]
     plays = _played(game, settings, _ids(inputs, "plays"), "plays")
     if len(plays) != len(order):
-        raise ExampleError(f"{len(order)} players in play but {len(plays)} cards played")
+        raise ExampleError(f"{len(order)} players in play but {len(plays)} cards played", key="plays")
     piles = inputs.get("won", [[] for _ in range(players)])
     if (not isinstance(piles, list) or len(piles) != players
             or not all(isinstance(pile, list) for pile in piles)):
-        raise ExampleError(f"won must list one pile (a list of card ids) per seat, {players} in all")
+        raise ExampleError(f"won must list one pile (a list of card ids) per seat, {players} in all", key="won")
     winner_index = trick_winner(plays, trump)
     winner = order[winner_index]
     views = {}
@@ -74,11 +75,12 @@ def run_surveillance(game: Game, settings: Settings, inputs: Mapping[str, Any]) 
 def _watch_card(game: Game, settings: Settings, card_id: str) -> WatchCard:
     card = next((c for c in game.cards(settings.surveillance) if c.id == card_id), None)
     if card is None:
-        raise ExampleError(f"unknown surveillance card {card_id!r}")
+        raise unknown_card(f"unknown surveillance card {card_id!r}", card_id,
+                           (c.id for c in game.cards(settings.surveillance)), "cards")
     try:
         return parse_card(card, settings.colour_order)
     except ConditionError as exc:
-        raise ExampleError(f"surveillance card {card_id!r}: {exc}") from None
+        raise ExampleError(f"surveillance card {card_id!r}: {exc}", key="cards") from None
 
 
 def run_game_end(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -86,11 +88,12 @@ def run_game_end(game: Game, settings: Settings, inputs: Mapping[str, Any]) -> d
     won_count = _ints(inputs, "won_count", [0] * players)
     won_trump = _ints(inputs, "won_trump", [0] * players)
     if len(won_count) != players or len(won_trump) != players:
-        raise ExampleError(f"won_count and won_trump need one number per seat ({players})")
+        raise ExampleError(f"won_count and won_trump need one number per seat ({players})",
+                           key="won_count" if len(won_count) != players else "won_trump")
     outcome = end_of_trick(
         players=players,
         removed=set(_seats(inputs, "removed", players)),
-        trick=_int(inputs.get("trick"), "trick", 1, settings.tricks_for(players)),
+        trick=_int(inputs.get("trick"), "trick", 1, settings.tricks_for(players), key="trick"),
         length=settings.tricks_for(players),
         last_winner=_seat(inputs.get("last_winner"), "last_winner", players),
         won_count=won_count,
@@ -106,30 +109,30 @@ def run_next_leader(game: Game, settings: Settings, inputs: Mapping[str, Any]) -
     return {"leader": leader if leader is not None else -1}
 
 
-def _int(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
+def _int(value: Any, what: str, low: int = 0, high: int | None = None, key: str | None = None) -> int:
     """A whole number written as one (not 1.5, true or "3"), from ``low`` to ``high``: a player count of
     10**12 would otherwise build a list of as many seats."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ExampleError(f"{what}: expected a whole number, found {value!r}")
+        raise ExampleError(f"{what}: expected a whole number, found {value!r}", key=key)
     if value < low or (high is not None and value > high):
         raise ExampleError(f"{what}: {value} is outside {low}-{high}" if high is not None
-                           else f"{what}: {value} is below {low}")
+                           else f"{what}: {value} is below {low}", key=key)
     return value
 
 
 def _players(game: Game, inputs: Mapping[str, Any], default: int | None = None) -> int:
     low, high = game.players
-    return _int(inputs.get("players", default), "players", low, high)
+    return _int(inputs.get("players", default), "players", low, high, key="players")
 
 
 def _seat(value: Any, what: str, players: int) -> int:
-    return _int(value, f"{what} (a seat, 0-{players - 1})", 0, players - 1)
+    return _int(value, f"{what} (a seat, 0-{players - 1})", 0, players - 1, key=what)
 
 
 def _seats(inputs: Mapping[str, Any], key: str, players: int) -> list[int]:
     value = inputs.get(key, [])
     if not isinstance(value, list):
-        raise ExampleError(f"{key}: expected a list of seats, found {value!r}")
+        raise ExampleError(f"{key}: expected a list of seats, found {value!r}", key=key)
     return [_seat(item, key, players) for item in value]
 
 
@@ -137,20 +140,20 @@ def _ints(inputs: Mapping[str, Any], key: str, default: list[int]) -> list[int]:
     """A list of whole numbers (counts per seat); anything else is the example's error."""
     value = inputs.get(key, default)
     if not isinstance(value, list):
-        raise ExampleError(f"{key}: expected a list of whole numbers, found {value!r}")
-    return [_int(item, key) for item in value]
+        raise ExampleError(f"{key}: expected a list of whole numbers, found {value!r}", key=key)
+    return [_int(item, key, key=key) for item in value]
 
 
 def _ids(inputs: Mapping[str, Any], key: str) -> list[str]:
     value = inputs.get(key)
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise ExampleError(f"{key} must be a list of card ids")
+        raise ExampleError(f"{key} must be a list of card ids", key=key)
     return value
 
 
-def _colour(settings: Settings, value: Any) -> str:
+def _colour(settings: Settings, value: Any, key: str) -> str:
     if value not in settings.colour_order:
-        raise ExampleError(f"unknown colour {value!r} (colours: {', '.join(settings.colour_order)})")
+        raise ExampleError(f"unknown colour {value!r} (colours: {', '.join(settings.colour_order)})", key=key)
     return str(value)
 
 

@@ -13,12 +13,13 @@ from pnp.rules.rudy.tables import Tables
 
 def run_sale(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[str, Any]:
     ids = inputs["cards"] if "cards" in inputs else [inputs.get("card")]
-    cards = _cards(game, tables, ids, "cards" if "cards" in inputs else "card")
+    key = "cards" if "cards" in inputs else "card"
+    cards = _cards(game, tables, ids, key)
     market = _market(inputs, tables)
     dice = _dice(inputs, tables)
     for card in cards:
         if card.kind not in tables.market_kinds:
-            raise ExampleError(f"{card.id!r} is sold to the museum, not the market (use kind 'museum')")
+            raise ExampleError(f"{card.id!r} is sold to the museum, not the market (use kind 'museum')", key=key)
     sells = [tables.sell_price(market.get(card.rank or 0, 0)) for card in cards]
     if any(sell is None for sell in sells):
         return {"sellable": False, "price": 0, "base": 0, "dice_bonus": 0}
@@ -31,7 +32,7 @@ def run_museum(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[st
     card = _cards(game, tables, [inputs.get("card")], "card")[0]
     if card.kind not in tables.museum_kinds:
         raise ExampleError(f"the museum buys only {', '.join(sorted(tables.museum_kinds))} cards, "
-                           f"not {card.id!r}")
+                           f"not {card.id!r}", key="card")
     extra = dice_bonus([card.rank], _dice(inputs, tables), tables) if tables.museum_dice else 0
     return {"price": tables.museum_price + extra, "dice_bonus": extra}
 
@@ -46,12 +47,12 @@ def run_step1_reward(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> d
 def run_set_sale(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[str, Any]:
     cards = _cards(game, tables, inputs.get("cards"), "cards")
     if len(cards) != tables.set_size:
-        raise ExampleError(f"a set has {tables.set_size} cards, not {len(cards)}")
+        raise ExampleError(f"a set has {tables.set_size} cards, not {len(cards)}", key="cards")
     market = _market(inputs, tables)
     dice = _dice(inputs, tables)
     assign = inputs.get("assign", {})
     if not isinstance(assign, dict) or not set(assign) <= {card.id for card in cards}:
-        raise ExampleError("assign maps a card id of this set to its chosen {number, colour, mark}")
+        raise ExampleError("assign maps a card id of this set to its chosen {number, colour, mark}", key="assign")
     deck = game.cards(tables.deck)
     in_market = [number for number in sorted(market) if market[number] > 0]
     colours = list(dict.fromkeys(card.colour for card in deck if card.colour))
@@ -72,7 +73,7 @@ def run_set_sale(game: Game, tables: Tables, inputs: Mapping[str, Any]) -> dict[
 
 def _cards(game: Game, tables: Tables, ids: Any, key: str) -> list[Card]:
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
-        raise ExampleError(f"expected card ids, found {ids!r}")
+        raise ExampleError(f"expected card ids, found {ids!r}", key=key)
     deck = {card.id: card for card in game.cards(tables.deck)}
     cards = []
     for card_id in ids:
@@ -81,7 +82,8 @@ def _cards(game: Game, tables: Tables, ids: Any, key: str) -> list[Card]:
         cards.append(deck[card_id])
     for card in cards:
         if ids.count(card.id) > card.count:
-            raise ExampleError(f"{card.id!r} is used {ids.count(card.id)} times but the deck has {card.count}")
+            raise ExampleError(f"{card.id!r} is used {ids.count(card.id)} times but the deck has {card.count}",
+                               key=key)
     return cards
 
 
@@ -89,15 +91,16 @@ def _market(inputs: Mapping[str, Any], tables: Tables) -> dict[int, int]:
     """``market = { "3" = 4 }``: cards of each number in the market before the sale."""
     raw = inputs.get("market", {})
     if not isinstance(raw, dict):
-        raise ExampleError("market maps a number (as text) to how many cards of it the market holds")
+        raise ExampleError("market maps a number (as text) to how many cards of it the market holds", key="market")
     market = {}
     for key, value in raw.items():
         try:
             number = int(key)
         except ValueError:
-            raise ExampleError(f"market: {key!r} is not a number") from None
+            raise ExampleError(f"market: {key!r} is not a number", key="market") from None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= tables.market_limit:
-            raise ExampleError(f"market: {value!r} cards of {number} (the market holds 0-{tables.market_limit})")
+            raise ExampleError(f"market: {value!r} cards of {number} (the market holds 0-{tables.market_limit})",
+                               key="market")
         market[number] = value
     return market
 
@@ -107,5 +110,5 @@ def _dice(inputs: Mapping[str, Any], tables: Tables) -> list[int]:
     if (not isinstance(dice, list) or len(dice) != tables.dice_count
             or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= tables.dice_faces for d in dice)):
         raise ExampleError(f"dice must list {tables.dice_count} faces from 1 to {tables.dice_faces}, "
-                           f"found {dice!r}")
+                           f"found {dice!r}", key="dice")
     return dice

@@ -111,14 +111,15 @@ def face_options(card: Card, tables: Tables, numbers: Sequence[int], colours: Se
     """Every way ``card`` may count in a set; ``fixed`` pins some of its choices."""
     chooses = tables.wild.get(card.kind or "", frozenset())
     if not isinstance(fixed, Mapping):
-        raise ExampleError(f"assign.{card.id} must be a table such as {{ colour = \"red\" }}, not {fixed!r}")
+        raise ExampleError(f"assign.{card.id} must be a table such as {{ colour = \"red\" }}, not {fixed!r}",
+                           key="assign")
     for attribute, value in fixed.items():
         if attribute not in chooses:
-            raise ExampleError(f"{card.id!r} cannot choose its {attribute}")
+            raise ExampleError(f"{card.id!r} cannot choose its {attribute}", key="assign")
         wanted = int if attribute == "number" else str
         if not isinstance(value, wanted) or isinstance(value, bool):
             raise ExampleError(f"assign.{card.id}.{attribute} must be a {'whole number' if wanted is int else 'name'}, "
-                               f"not {value!r}")
+                               f"not {value!r}", key="assign")
 
     def choices(attribute: str, printed: Any, every: Sequence[Any]) -> list[Any]:
         if attribute in fixed:

@@ -22,7 +22,8 @@ def _colour_or_none(value: Any, colours: Sequence[str], key: str) -> str | None:
     if value in (None, "", NO_COLOUR):
         return None
     if value not in colours:
-        raise ExampleError(f"inputs.{key} = {value!r} is not a colour ({', '.join(colours)}, or {NO_COLOUR!r})")
+        raise ExampleError(f"inputs.{key} = {value!r} is not a colour ({', '.join(colours)}, or {NO_COLOUR!r})",
+                           key=key)
     return str(value)
 
 
@@ -49,21 +50,21 @@ def _check_follow(game: Game, tables: TakeOverTables, inputs: Mapping[str, Any],
         return
     if (not isinstance(hands, list) or len(hands) != len(plays)
             or not all(isinstance(hand, list) for hand in hands)):
-        raise ExampleError("inputs.hands must list one hand (a list of card ids) per play")
+        raise ExampleError("inputs.hands must list one hand (a list of card ids) per play", key="hands")
     lead = plays[0].colour
     for seat, (hand_ids, card) in enumerate(zip(hands, plays, strict=True)):
         hand = [_card(game, tables, c, "hands") for c in hand_ids]
         if card not in hand:
-            raise ExampleError(f"{players[seat]} plays {card.id}, which is not in their hand")
+            raise ExampleError(f"{players[seat]} plays {card.id}, which is not in their hand", key="hands")
         if seat and card not in legal_plays(hand, lead):
-            raise ExampleError(f"{players[seat]} must follow {lead}: {card.id} is not a legal play")
+            raise ExampleError(f"{players[seat]} must follow {lead}: {card.id} is not a legal play", key="plays")
 
 
 def run_trick(game: Game, tables: TakeOverTables, inputs: Mapping[str, Any]) -> dict[str, Any]:
     players, play_ids = inputs.get("players"), inputs.get("plays")
     if not isinstance(players, list) or not isinstance(play_ids, list) or len(players) != len(play_ids):
         raise ExampleError("inputs.players and inputs.plays must be lists of the same length "
-                           "(play order, leader first)")
+                           "(play order, leader first)", key="players" if not isinstance(players, list) else "plays")
     plays = [_card(game, tables, card_id, "plays") for card_id in play_ids]
     trump = _colour_or_none(inputs.get("trump"), tables.colours, "trump")
     disadvantaged = _colour_or_none(inputs.get("disadvantaged"), tables.colours, "disadvantaged")
@@ -84,12 +85,13 @@ def run_bonus(tables: TakeOverTables, inputs: Mapping[str, Any]) -> dict[str, An
     sequence = inputs.get("sequence")
     if not isinstance(sequence, list):
         raise ExampleError("inputs.sequence must list the bonuses taken, e.g. [{ bonus = \"A\", colour = "
-                           "\"green\" }, { bonus = \"C\" }]")
+                           "\"green\" }, { bonus = \"C\" }]", key="sequence")
     state = BonusState()
     for step, choice in enumerate(sequence, start=1):
         if not isinstance(choice, Mapping) or not isinstance(choice.get("bonus"), str) \
                 or choice["bonus"] not in tables.bonuses:
-            raise ExampleError(f"step {step}: name a bonus ({', '.join(tables.bonuses)}), got {choice!r}")
+            raise ExampleError(f"step {step}: name a bonus ({', '.join(tables.bonuses)}), got {choice!r}",
+                               key="sequence")
         try:
             state = apply_bonus(state, tables.bonuses[choice["bonus"]], choice.get("colour"), tables.colours,
                                 tables.bonus_phases)

@@ -35,7 +35,7 @@ def _resolve(game: Game, tables: TwoOpsTables, text: Any, key: str) -> PlayingCa
 def _card_list(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any], key: str) -> list[PlayingCard]:
     value = inputs.get(key)
     if not isinstance(value, list):
-        raise ExampleError(f"inputs.{key} must be a list of card ids, got {value!r}")
+        raise ExampleError(f"inputs.{key} must be a list of card ids, got {value!r}", key=key)
     return [_resolve(game, tables, item, key) for item in value]
 
 
@@ -44,7 +44,7 @@ def run_operation(game: Game, tables: TwoOpsTables, inputs: Mapping[str, Any]) -
     numbers = _card_list(game, tables, inputs, "numbers")
     if len(numbers) != 2 or not operator.is_court or any(n.is_court for n in numbers):
         raise ExampleError("an operation is one court card (inputs.operator) and two number cards "
-                           "(inputs.numbers)")
+                           "(inputs.numbers)", key="operator" if not operator.is_court else "numbers")
     try:
         operation = apply_operator(tables, operator, *numbers)
     except CardError as exc:
