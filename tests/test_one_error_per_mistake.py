@@ -503,3 +503,38 @@ def test_an_unusable_example_input_is_reported_at_its_line(tmp_path: Path, case:
     assert status == 1
     assert len(errors) == 1, errors
     assert where in errors[0] and message in errors[0], errors
+
+
+DEVIATION_CASES = {
+    # a deviation checked nothing: the model could compute anything for the seed's example
+    "corrected-missing": ('[example.corrected]       # what the rules give: only the run, and no set, so no sale\n'
+                          'elements = ["run"]\nprice = 0\n', "",
+                          "a deviation states what the rules give where the seed is wrong: elements, price missing",
+                          'add elements = ["run"], price = 0 under [example.corrected]'),
+    "corrected-wrong": ('elements = ["run"]\nprice = 0\n', 'elements = ["run"]\nprice = 5\n',
+                        "corrected price is stated as 5 but the rules give 0", "fix [example.corrected]"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEVIATION_CASES))
+def test_a_deviation_example_still_checks_the_rules_result(tmp_path: Path, case: str) -> None:
+    old, new, message, fix = DEVIATION_CASES[case]
+    folder = tmp_path / "data" / "rudy"
+    shutil.copytree(DATA / "rudy", folder)
+    examples = folder / "examples.toml"
+    text = examples.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    examples.write_text(text.replace(old, new), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "rudy"])
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert len(errors) == 1 and message in errors[0], errors
+    assert fix in result.output
+
+
+def test_corrected_results_need_a_deviation(tmp_path: Path) -> None:
+    status, errors, _ = check_with(tmp_path, "rudy", 'deviation = "the seed calls', 'note = "the seed calls',
+                                   "examples.toml")
+    assert status == 1
+    assert any("[example.corrected] is for an example whose stated result is a known seed error" in e
+               for e in errors), errors

@@ -75,7 +75,7 @@ def load_examples(path: Path) -> tuple[Example, ...]:
     doc = load_toml(path)
     return tuple(Example(id=e["id"], kind=e["kind"], inputs=e.get("inputs", {}), expect=e["expect"],
                          deviation=e.get("deviation"), source=Source(path, doc.line_of("example", i)),
-                         expect_line=doc.line_of("example", i, "expect"))
+                         expect_line=doc.line_of("example", i, "expect"), corrected=e.get("corrected", {}))
                  for i, e in enumerate(doc.data["example"]))
 
 

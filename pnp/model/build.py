@@ -459,7 +459,8 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
     seen: dict[str, int | None] = {}
     for index, table in reader.tables(files.examples.data, (), "example") or []:
         path = ("example", index)
-        reader.unknown_keys(table, path, {"id", "kind", "inputs", "expect", "deviation", "description", "note"})
+        reader.unknown_keys(table, path, {"id", "kind", "inputs", "expect", "deviation", "corrected", "description",
+                                          "note"})
         example_id = reader.string(table, path, "id")
         kind = reader.string(table, path, "kind")
         expect = reader.table(table, path, "expect", required=True)
@@ -474,14 +475,22 @@ def _examples(files: GameFiles, report: Report) -> tuple[Example, ...]:
         seen[example_id] = reader.line(*path)
         inputs = reader.table(table, path, "inputs")
         lines = {key: reader.line(*path, "inputs", key) for key in inputs}
+        deviation = reader.string(table, path, "deviation", None)
+        corrected = reader.table(table, path, "corrected")
+        if corrected and not deviation:
+            reader.error(path + ("corrected",), "[example.corrected] is for an example whose stated result is "
+                         "a known seed error", "move its values to [example.expect], or add deviation = \"...\" "
+                         "saying what the seed gets wrong")
         examples.append(Example(
             id=example_id, kind=kind,
             inputs=inputs,
             expect=expect,
-            deviation=reader.string(table, path, "deviation", None),
+            deviation=deviation,
             source=Source(files.examples.path, reader.line(*path)),
             expect_line=reader.line(*path, "expect"),
             input_lines={key: line for key, line in lines.items() if line is not None},
+            corrected=corrected,
+            corrected_line=reader.line(*path, "corrected") if "corrected" in table else None,
         ))
     return tuple(examples)
 

@@ -173,6 +173,8 @@ class Example:
     source: Source | None = None
     expect_line: int | None = None
     input_lines: dict[str, int] = field(default_factory=dict)  # input -> its line, for an error about it
+    corrected: dict[str, Any] = field(default_factory=dict)  # a deviation's results as the rules give them
+    corrected_line: int | None = None
 
 
 @dataclass(frozen=True)

@@ -52,14 +52,7 @@ def check_examples(game: Game, rules: GameRules, report: Report,
             if not same_value(stated, computed.get(key))
         ]
         if example.deviation:
-            if mismatches:
-                report.note(f"example {example.id!r} keeps the seed's stated result as a known deviation: "
-                            f"{example.deviation} ({_describe(mismatches)})", file, example.expect_line)
-                outcome[example.id] = "deviation"
-            else:
-                report.error(f"example {example.id!r} is marked as a deviation but the model agrees with it",
-                             file, example.expect_line, "remove 'deviation', or check the stated result")
-                outcome[example.id] = "mismatch"
+            outcome[example.id] = _judge_deviation(example, mismatches, computed, report)
             continue
         if mismatches:
             report.error(f"example {example.id!r}: {_describe(mismatches)}", file, example.expect_line,
@@ -161,6 +154,35 @@ def check_player_names(game: Game, report: Report) -> None:
             report.error(f"player names for {lang!r} miss {listed}: the {lang} rulebook would print the id",
                          path, line, "add " + ", ".join(f'{player} = "..."' for player in missing)
                          + f" under [{PLAYER_NAMES}.{lang}]")
+
+
+def _judge_deviation(example: Example, mismatches: list[tuple[str, Any, Any]], computed: Mapping[str, Any],
+                     report: Report) -> str:
+    """A known seed error: the stated result must still differ from the rules' (else the mark is stale),
+    and [example.corrected] must state what the rules give instead, so the example still checks the model:
+    without it, a deviation passed whatever its expect said, and whatever the model computed."""
+    file, line = where(example.source)
+    at = example.corrected_line or example.expect_line or line
+    if not mismatches:
+        report.error(f"example {example.id!r} is marked as a deviation but the model agrees with it",
+                     file, example.expect_line, "remove 'deviation', or check the stated result")
+        return "mismatch"
+    unstated = [(key, value) for key, _, value in mismatches if key not in example.corrected]
+    wrong = [(key, stated, computed.get(key)) for key, stated in example.corrected.items()
+             if not same_value(stated, computed.get(key))]
+    if unstated:
+        report.error(f"example {example.id!r}: a deviation states what the rules give where the seed is wrong: "
+                     f"{', '.join(key for key, _ in unstated)} missing from [example.corrected]", file, at,
+                     "add " + ", ".join(f"{key} = {as_written(value)}" for key, value in unstated)
+                     + " under [example.corrected]")
+    if wrong:
+        report.error(f"example {example.id!r}: corrected {_describe(wrong)}", file, at,
+                     "fix [example.corrected], or the rules model, so they agree")
+    if unstated or wrong:
+        return "mismatch"
+    report.note(f"example {example.id!r} keeps the seed's stated result as a known deviation: "
+                f"{example.deviation} ({_describe(mismatches)})", file, example.expect_line)
+    return "deviation"
 
 
 def _describe(mismatches: list[tuple[str, Any, Any]]) -> str:
