@@ -538,3 +538,20 @@ def test_corrected_results_need_a_deviation(tmp_path: Path) -> None:
     assert status == 1
     assert any("[example.corrected] is for an example whose stated result is a known seed error" in e
                for e in errors), errors
+
+
+def test_an_example_inside_raw_is_one_error_not_pnps_template_code_in_print(tmp_path: Path) -> None:
+    """{% raw %} printed the {% with result = _example_result(...) %} pnp adds to each example."""
+    old = "```example op-king-neither\n"
+    status, errors, where = check_with(tmp_path, "two-ops", old, "{% raw %}\n" + old, "rules/en.md")
+    text = (tmp_path / "data" / "two-ops" / "rules" / "en.md").read_text(encoding="utf-8")
+    (tmp_path / "data" / "two-ops" / "rules" / "en.md").write_text(
+        text.replace("Averages are never rounded.\n```\n", "Averages are never rounded.\n```\n{% endraw %}\n", 1),
+        encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    line = int(where.split(":")[1]) + 1
+    assert len(errors) == 1, result.output
+    assert errors[0].endswith(f"rules/en.md:{line}: error: this example's placeholders would print as written, "
+                              "{{ and all: it is inside {% raw %}"), errors
+    assert "_example_result" not in result.output

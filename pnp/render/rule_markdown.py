@@ -196,6 +196,9 @@ class _Parser:
         if offset == 0 and not self._fence_closed(node):
             self.report.error("the example block is never closed", self.path, line,
                               f"end it with a line holding only {node.markup}")
+        if "{{" in node.content or "{%" in node.content:  # rendered text: only {% raw %} leaves them
+            self.report.error("this example's placeholders would print as written, {{ and all: it is inside "
+                              "{% raw %}", self.path, line, "move the example out of the {% raw %} block")
         for number, inner in enumerate(node.content.split("\n"), start=line + 1):
             # the next example's opening line read as text of this one: this one's closing line is missing,
             # and the next example's closing line closes it (its wording, and the figure of the wrong example)

@@ -321,13 +321,28 @@ def bind_example_results(source: str) -> str:
     exist anyway. An unclosed fence is left alone; the parser reports it.
     """
     lines = source.split("\n")
+    raw = _raw_lines(source)
     for start, end, example_id in _example_fences(lines):
         if end is None:
             break
+        if start in raw:  # printed as written, our tags too: the parser reports the example's template code
+            continue
         lines[start] += (f"{{% with result = _example_result({example_id!r}), "
                          f"inputs = _example_inputs({example_id!r}) %}}")
         lines[end] = "{% endwith %}" + lines[end]
     return "\n".join(lines)
+
+
+_RAW_BLOCK = re.compile(r"\{%-?\s*raw\s*-?%\}.*?(?:\{%-?\s*endraw\s*-?%\}|\Z)", re.DOTALL)
+
+
+def _raw_lines(source: str) -> set[int]:
+    """The lines (0-based) inside ``{% raw %}`` blocks, which Jinja prints as written."""
+    inside: set[int] = set()
+    for block in _RAW_BLOCK.finditer(source):
+        first = source.count("\n", 0, block.start())
+        inside.update(range(first, first + block.group().count("\n") + 1))
+    return inside
 
 
 def _example_fences(lines: Sequence[str]) -> Iterator[tuple[int, int | None, str]]:
