@@ -173,3 +173,18 @@ def test_a_table_row_with_more_cells_than_columns_is_reported_at_its_line() -> N
         (5, "this table row has 3 cells but the table has 2 columns: the last cell would not be printed"),
         (11, "this table row has 3 cells but the table has 1 column: the last 2 cells would not be printed"),
     ]  # a short row (line 6) is padded, and an escaped \| (line 7) is no separator
+
+
+@pytest.mark.parametrize("opener", ["<pre>", "<PRE class=\"rules\">", "<script>"])
+def test_an_unclosed_pre_running_over_a_heading_is_an_error(opener: str) -> None:
+    """HTML blocks of these tags run until their end tag: never closed, the sections after vanished
+    from the rulebook with only a "raw HTML is not printed" warning."""
+    text = f"## Setup {{#setup}}\n\nShuffle.\n\n{opener}\nnotes\n\n## Play {{#play}}\n\nTake turns.\n"
+    report = Report()
+    parse_rule_text(text, Path("en.md"), report, set(), set())
+    [error] = report.errors
+    name = opener[1:].split()[0].rstrip(">").lower()
+    assert (error.line, error.message) == (5, f"this <{name}> block runs over the heading on line 8: it is never "
+                                              "closed, and raw HTML is not printed, so the sections after it "
+                                              "would go missing")
+    assert error.fix == f"close it with </{name}> before the heading, or remove it"

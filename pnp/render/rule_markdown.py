@@ -38,6 +38,7 @@ HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", r
 _TABLE_MARKER = re.compile(rf"^<!--\s*pnp:table\s+(?P<id>{ID_PATTERN}|\S*)\s*-->\s*$")
 _EXAMPLE_INFO = re.compile(r"^example(?:\s+(?P<id>\S+))?\s*$")
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$", re.DOTALL)
+_HTML_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 
 
 def make_markdown() -> MarkdownIt:
@@ -236,6 +237,12 @@ class _Parser:
         if content.startswith("<!--") and swallowed is not None:
             self.report.error(f"this comment runs over the heading on line {line + swallowed}: it is not closed "
                               "where it should be", self.path, line, "end the note with --> before the heading")
+        elif swallowed is not None:  # <pre>, <script>, <style> and <textarea> run until their end tag
+            tag = _HTML_TAG.match(content)
+            name = tag.group(1).lower() if tag else "HTML"
+            self.report.error(f"this <{name}> block runs over the heading on line {line + swallowed}: it is never "
+                              "closed, and raw HTML is not printed, so the sections after it would go missing",
+                              self.path, line, f"close it with </{name}> before the heading, or remove it")
         elif not _HTML_COMMENT.match(content):
             self.report.warning("raw HTML is not printed in a rulebook", self.path, line,
                                 "use Markdown, or an HTML comment <!-- --> for notes to translators")
