@@ -242,9 +242,13 @@ ONE_CELL = {
                "lacks goal 2"),
     "another-animal": ("take-over-that-job", "goals.csv", "animal", "zebra",
                        "goals.csv:2: error: card 'goal-cat-2': animal 'zebra' would make 5 sets"),
-    # [one error per character: a pasted right-to-left mark and a NUL were two]
-    "two-characters": ("gadget-trick", "gadgets.csv", "text.en", "Hook\u202e\x00",
-                       "no font has U+0000 '\\x00' (unnamed character), U+202E '\\u202e' (RIGHT-TO-LEFT OVERRIDE)"),
+    # [one error per character: a pasted right-to-left mark and a language tag were two]
+    "two-characters": ("gadget-trick", "gadgets.csv", "text.en", "Hook\u202e\U000e0001",
+                       "no font has U+202E '\\u202e' (RIGHT-TO-LEFT OVERRIDE), U+E0001 '\\U000e0001' "
+                       "(LANGUAGE TAG)"),
+    # [a NUL is unreadable text, not a glyph: reported when the file is read, at its line and column]
+    "nul": ("gadget-trick", "gadgets.csv", "text.en", "Hook\x00",
+            "error: control character U+0000 (NUL) at column"),
     # [Rudy's market counts by kind: 'only 7 cards numbered 1 can reach the market']
     "rudy-kind": ("rudy", "deck.csv", "kind", "numbr", "deck.csv:2: error: card '1-red-drop': unknown kind 'numbr'"),
     # [Take Over That Job counted its markers without it: 'marker cards cover colours ...']
@@ -555,3 +559,21 @@ def test_an_example_inside_raw_is_one_error_not_pnps_template_code_in_print(tmp_
     assert errors[0].endswith(f"rules/en.md:{line}: error: this example's placeholders would print as written, "
                               "{{ and all: it is inside {% raw %}"), errors
     assert "_example_result" not in result.output
+
+
+@pytest.mark.parametrize("file", ["rules/en.md", "rules/ja.md", "cards/deck.csv", "game.toml"])
+def test_a_nul_byte_is_one_error_naming_it_at_its_line_and_column(tmp_path: Path, file: str) -> None:
+    """Markdown turned a NUL into U+FFFD, reported as a glyph no font has; in the card list, the deck
+    that could not be read was also counted as serving -1 players."""
+    folder = tmp_path / "data" / "two-ops"
+    shutil.copytree(DATA / "two-ops", folder)
+    path = folder / file
+    text = path.read_text(encoding="utf-8")
+    at = text.index("\n", 200)
+    path.write_text(text[:at] + "\x00" + text[at:], encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    assert len(errors) == 1, errors
+    assert errors[0].endswith(f"{file}:{line}: error: control character U+0000 (NUL) at column {column}: "
+                              "no font prints it, and no text needs it"), errors

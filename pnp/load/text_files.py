@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pnp.diagnostics import DataError
@@ -29,4 +30,26 @@ def read_text(path: Path) -> str:
             line,
             "save the file as UTF-8 (in Excel: 'CSV UTF-8'; in LibreOffice: character set Unicode (UTF-8))",
         ) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    control = _CONTROL.search(text)
+    if control is not None:
+        raise _control_character_error(path, text, control.start())
+    return text
+
+
+#: C0 control characters but tab and the line ends, and DEL: no text means one, and no font prints one
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_NAMES = {0x00: "NUL", 0x08: "backspace", 0x0B: "vertical tab", 0x0C: "form feed", 0x1B: "escape",
+                  0x7F: "DEL"}
+
+
+def _control_character_error(path: Path, text: str, at: int) -> DataError:
+    """Where the first one is, by line and column: Markdown shows a NUL as U+FFFD, a font error far away."""
+    code = ord(text[at])
+    line_start = text.rfind("\n", 0, at) + 1
+    more = len(_CONTROL.findall(text)) - 1
+    also = f" (and {more} more in this file)" if more else ""
+    return DataError(f"control character U+{code:04X} ({_CONTROL_NAMES.get(code, 'a control code')}) at column "
+                     f"{at - line_start + 1}{also}: no font prints it, and no text needs it",
+                     path, text.count("\n", 0, at) + 1,
+                     "delete it: a stray byte from a copy and paste, or a damaged file")

@@ -98,8 +98,9 @@ def check_deal(game: Game, tables: TwoOpsTables, report: Report) -> None:
                      f"{tables.number_kind!r}; the goal must be a number card", doc.path,
                      doc.line_of("deal", "goal_kind"))
     cards = deck_cards(game, tables)
-    if cards is None:
-        return
+    deck = game.components.get(tables.component)
+    if cards is None or (deck is not None and deck.list_failed):
+        return  # a list in error (reported): counting what was read of it would only repeat the error
     goal_pool = [card for card in cards if card.kind == deal.goal_kind]
     courts = [card.id for card in goal_pool if (card.rank or 0) > tables.number_max]
     if courts:
