@@ -188,3 +188,13 @@ def test_an_unclosed_pre_running_over_a_heading_is_an_error(opener: str) -> None
                                               "closed, and raw HTML is not printed, so the sections after it "
                                               "would go missing")
     assert error.fix == f"close it with </{name}> before the heading, or remove it"
+
+
+def test_seven_hashes_are_reported_not_printed_silently_as_text() -> None:
+    text = "## Play {#play}\n\nTake turns.\n\n####### Fine point {#fine}\n\n#######\n\n#hashtag is text\n"
+    report = Report()
+    parse_rule_text(text, Path("en.md"), report, set(), set())
+    assert [(d.line, d.message) for d in report.warnings] == [
+        (5, "seven or more # make no heading in Markdown: this line prints as text, #s and all"),
+        (7, "seven or more # make no heading in Markdown: this line prints as text, #s and all"),
+    ]

@@ -39,6 +39,7 @@ _TABLE_MARKER = re.compile(rf"^<!--\s*pnp:table\s+(?P<id>{ID_PATTERN}|\S*)\s*-->
 _EXAMPLE_INFO = re.compile(r"^example(?:\s+(?P<id>\S+))?\s*$")
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$", re.DOTALL)
 _HTML_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
+_TOO_DEEP_HEADING = re.compile(r"^#{7,}(?:[ \t]|$)")
 
 
 def make_markdown() -> MarkdownIt:
@@ -86,6 +87,10 @@ class _Parser:
         if kind == "heading":
             return [self.heading(node, line, top)]
         if kind == "paragraph":
+            if node.children and _TOO_DEEP_HEADING.match(node.children[0].content):
+                self.report.warning("seven or more # make no heading in Markdown: this line prints as text, "
+                                    "#s and all", self.path, line,
+                                    "use at most ###### (a rulebook rarely needs more than ####), or remove the #s")
             runs = self.inline(node.children[0], line) if node.children else ()
             return [Paragraph(runs, line)] if runs else []
         if kind in ("bullet_list", "ordered_list", "blockquote") and self.depth >= MOST_NESTED:
