@@ -577,3 +577,15 @@ def test_a_nul_byte_is_one_error_naming_it_at_its_line_and_column(tmp_path: Path
     assert len(errors) == 1, errors
     assert errors[0].endswith(f"{file}:{line}: error: control character U+0000 (NUL) at column {column}: "
                               "no font prints it, and no text needs it"), errors
+
+
+def test_a_comment_left_open_before_an_aid_table_is_one_error(tmp_path: Path) -> None:
+    """The table placeholder renders as a comment whose --> closed the note: the table vanished from the
+    rulebook, and the translation check (which reads the text unrendered) saw the note run on."""
+    old = '{{ table("setup") }}'
+    status, errors, where = check_with(tmp_path, "gadget-trick", old, "<!-- a note left open\n\n" + old, "rules/en.md")
+    line = int(where.split(":")[1])
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert errors[0].endswith(f"rules/en.md:{line}: error: this comment is not closed before the aid table on line "
+                              f"{line + 2}, which it would hide"), errors

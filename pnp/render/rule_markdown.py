@@ -248,6 +248,13 @@ class _Parser:
             self.report.error(f"this <{name}> block runs over the heading on line {line + swallowed}: it is never "
                               "closed, and raw HTML is not printed, so the sections after it would go missing",
                               self.path, line, f"close it with </{name}> before the heading, or remove it")
+        elif content.startswith("<!--") and "pnp:table" in content:  # the marker's --> ended the note
+            hidden = next(offset for offset, text in enumerate(node.content.split("\n")) if "pnp:table" in text)
+            self.report.error(f"this comment is not closed before the aid table on line {line + hidden}, which it "
+                              "would hide", self.path, line, "end the note with --> before the table")
+        elif content.startswith("<!--") and "-->" not in content:
+            self.report.error("this comment is never closed: the rest of the rule text would not print",
+                              self.path, line, "end the note with -->")
         elif not _HTML_COMMENT.match(content):
             self.report.warning("raw HTML is not printed in a rulebook", self.path, line,
                                 "use Markdown, or an HTML comment <!-- --> for notes to translators")
