@@ -81,7 +81,7 @@ def test_duplicate_id(game: Path) -> None:
 
 def test_missing_translation(game: Path) -> None:
     cards = game / "cards" / "deck.csv"
-    replace(cards, "Red 4,Red 4", "Red 4,")
+    replace(cards, "Red 4,赤 4", "Red 4,")
     code, output = run("check", "mini")
     assert code == 1
     assert f"deck.csv:{line_of(cards, 'red-4')}: error: card 'red-4': missing translation name.ja" in output
@@ -168,7 +168,7 @@ def test_the_open_bracket_is_found_past_strings_and_comments(text: str, opened: 
 
 def test_non_utf8_file(game: Path) -> None:
     cards = game / "cards" / "deck.csv"
-    text = cards.read_text(encoding="utf-8").replace("Red 1,Red 1", "Red 1,赤1")
+    text = cards.read_text(encoding="utf-8")  # the starter's Japanese names: bytes Shift-JIS writes differently
     cards.write_bytes(text.encode("shift_jis"))
     code, output = run("check", "mini")
     assert code == 1
@@ -540,3 +540,15 @@ def test_examples_without_a_rules_module_say_what_they_need(game: Path) -> None:
     assert "fix: add a [example.expect] table under that [[example]]" in output, output
     assert "example 'x': unknown kind 'trick'" in output
     assert "recomputed by the game's rules module" in output and "remove examples.toml" in output
+
+
+def test_a_new_japanese_game_names_its_cards_and_colours_in_japanese(game: Path) -> None:
+    """The starter deck printed "Red 1" on Japanese cards, and "red" in the Japanese rulebook."""
+    cards = (game / "cards" / "deck.csv").read_text(encoding="utf-8")
+    assert "red-1,1,number,,red,1,Red 1,赤 1" in cards
+    manifest = (game / "game.toml").read_text(encoding="utf-8")
+    for line in ('name = { en = "red", ja = "赤" }', 'name = { en = "Deck", ja = "山札" }',
+                 'ja = "個人での使用に限ります。"'):
+        assert line in manifest
+    code, output = run("check", "mini")
+    assert code == 0, output

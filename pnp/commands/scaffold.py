@@ -52,6 +52,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         "title": game_id.replace("-", " ").title(),
         "year": datetime.date.today().year,
     }
+    context["words"] = {lang: STARTER_WORDS.get(lang, STARTER_WORDS["en"]) for lang in context["languages"]}
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         # Build the folder beside its destination and rename it into place, so an
@@ -103,6 +104,13 @@ def _write_picture_deck(staging: Path, starter: Traversable, env: SandboxedEnvir
 
 
 RULE_TEXT_LANGUAGES = ("en", "ja")  # the languages a starter rule text is written in
+#: the starter's names and terms in the languages pnp writes rule texts in; any other language starts
+#: with the English ones, for its translator to replace (a Japanese deck printed "Red 1" before)
+STARTER_WORDS = {
+    "en": {"red": "red", "blue": "blue", "number_card": "number card", "deck": "Deck",
+           "terms": "For personal use."},
+    "ja": {"red": "赤", "blue": "青", "number_card": "数字カード", "deck": "山札", "terms": "個人での使用に限ります。"},
+}
 
 
 def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], stem: str = "rules") -> bool:
