@@ -589,3 +589,18 @@ def test_a_comment_left_open_before_an_aid_table_is_one_error(tmp_path: Path) ->
     assert len(errors) == 1, errors
     assert errors[0].endswith(f"rules/en.md:{line}: error: this comment is not closed before the aid table on line "
                               f"{line + 2}, which it would hide"), errors
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('players = ["Alice", "Bob", "Carrie", "Dave"]\nplays = ["green-2", "green-5", "blue-8", "green-4"]',
+     'players = ["Alice", "Bob", "Carrie", "Dave", "Alice"]\n'
+     'plays = ["green-2", "green-5", "blue-8", "green-4", "red-1"]',
+     "a trick is one play per player, and this game is for 4 players: the example has 5"),
+    ('plays = ["green-2", "green-5", "blue-8", "green-4"]', 'plays = ["green-2", "green-5", "blue-8", "green-2"]',
+     "green-2 is played 2 times, but the deck has 1"),
+])
+def test_a_trick_the_game_cannot_have_is_an_error(tmp_path: Path, old: str, new: str, message: str) -> None:
+    """Five players in a four-player game, or one card played twice, only showed as a wrong winner."""
+    status, errors, where = check_with(tmp_path, "take-over-that-job", old, new, "examples.toml")
+    assert status == 1
+    assert len(errors) == 1 and message in errors[0], errors

@@ -65,7 +65,18 @@ def run_trick(game: Game, tables: TakeOverTables, inputs: Mapping[str, Any]) -> 
     if not isinstance(players, list) or not isinstance(play_ids, list) or len(players) != len(play_ids):
         raise ExampleError("inputs.players and inputs.plays must be lists of the same length "
                            "(play order, leader first)", key="players" if not isinstance(players, list) else "plays")
+    low, high = game.players
+    if not low <= len(players) <= high:
+        table = f"{low}" if low == high else f"{low} to {high}"
+        raise ExampleError(f"a trick is one play per player, and this game is for {table} players: the example "
+                           f"has {len(players)}", key="players")
     plays = [_card(game, tables, card_id, "plays") for card_id in play_ids]
+    component = game.components.get(tables.components.get("numbers", "numbers"))
+    copies = {card.id: card.count for card in component.cards} if component is not None else {}
+    for card in plays:
+        if plays.count(card) > copies.get(card.id, 1):
+            raise ExampleError(f"{card.id} is played {plays.count(card)} times, but the deck has "
+                               f"{copies.get(card.id, 1)}", key="plays")
     trump = _colour_or_none(inputs.get("trump"), tables.colours, "trump")
     disadvantaged = _colour_or_none(inputs.get("disadvantaged"), tables.colours, "disadvantaged")
     _check_follow(game, tables, inputs, players, plays)
