@@ -389,7 +389,8 @@ def run(game: Game, kind: str, inputs: dict[str, object]) -> dict[str, object]:
 
 
 def test_trick_example_checks_follow_suit(game: Game) -> None:
-    inputs = {"players": ["A", "B"], "plays": ["red-3", "green-9"], "hands": [["red-3"], ["green-9", "red-1"]]}
+    inputs = {"players": ["A", "B", "C", "D"], "plays": ["red-3", "green-9", "red-5", "red-7"],
+              "hands": [["red-3"], ["green-9", "red-1"], ["red-5"], ["red-7"]]}
     with pytest.raises(ExampleError, match="B must follow red: green-9"):
         run(game, "trick", inputs)
 

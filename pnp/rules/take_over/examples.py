@@ -65,12 +65,12 @@ def run_trick(game: Game, tables: TakeOverTables, inputs: Mapping[str, Any]) -> 
     if not isinstance(players, list) or not isinstance(play_ids, list) or len(players) != len(play_ids):
         raise ExampleError("inputs.players and inputs.plays must be lists of the same length "
                            "(play order, leader first)", key="players" if not isinstance(players, list) else "plays")
+    plays = [_card(game, tables, card_id, "plays") for card_id in play_ids]
     low, high = game.players
     if not low <= len(players) <= high:
         table = f"{low}" if low == high else f"{low} to {high}"
         raise ExampleError(f"a trick is one play per player, and this game is for {table} players: the example "
                            f"has {len(players)}", key="players")
-    plays = [_card(game, tables, card_id, "plays") for card_id in play_ids]
     component = game.components.get(tables.components.get("numbers", "numbers"))
     copies = {card.id: card.count for card in component.cards} if component is not None else {}
     for card in plays:
