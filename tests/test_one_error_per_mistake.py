@@ -604,3 +604,13 @@ def test_a_trick_the_game_cannot_have_is_an_error(tmp_path: Path, old: str, new:
     status, errors, where = check_with(tmp_path, "take-over-that-job", old, new, "examples.toml")
     assert status == 1
     assert len(errors) == 1 and message in errors[0], errors
+
+
+def test_pnp_i18n_says_a_section_with_a_duplicated_id_was_not_compared(tmp_path: Path) -> None:
+    """It counted the duplicated section as translated, though nothing compared it."""
+    check_with(tmp_path, "two-ops", "### Neither number matches {#operators-neither}",
+               "### Neither number matches {#operators-both}", "rules/en.md")
+    result = CliRunner().invoke(cli, ["i18n", "--data", str(tmp_path / "data"), "two-ops"])
+    assert ("sections (16 in the source): 15 translated, 0 stale, 0 untracked, 0 missing, 1 extra, "
+            "1 not compared (an id used twice)") in result.output, result.output
+    assert "id twice   operators-both" in result.output

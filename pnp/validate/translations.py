@@ -50,7 +50,7 @@ from pnp.validate.rule_prose import numbers, placeholders, prose
 from pnp.validate.translation_records import Section, load_translated_sources, sections_of
 from pnp.validate.word_diff import word_changes
 
-SectionState = Literal["translated", "stale", "untracked", "missing", "extra"]
+SectionState = Literal["translated", "stale", "untracked", "missing", "extra", "id twice"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -162,6 +162,8 @@ def section_statuses(source: Sequence[Section], target: Sequence[Section], recor
     statuses = []
     for section in source:
         if section.id in twice:
+            if section.id and not any(status.id == section.id for status in statuses):
+                statuses.append(SectionStatus(section.id, "id twice", section, None))  # not compared
             continue
         translated = by_target.get(section.id)
         if translated is None:
@@ -372,6 +374,8 @@ def format_language(game: Game, status: LanguageStatus, base: Path | None = None
         total = sum(1 for s in status.sections if s.state != "extra")
         counts = ", ".join(f"{status.count(state)} {state}" for state in ("translated", "stale", "untracked",
                                                                           "missing", "extra"))
+        if status.count("id twice"):  # an error of the rule text, reported by pnp check
+            counts += f", {status.count('id twice')} not compared (an id used twice)"
         lines.append(f"  sections ({total} in the source): {counts}")
         for entry in status.sections:
             if entry.state == "translated":
