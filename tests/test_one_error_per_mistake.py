@@ -614,3 +614,15 @@ def test_pnp_i18n_says_a_section_with_a_duplicated_id_was_not_compared(tmp_path:
     assert ("sections (16 in the source): 15 translated, 0 stale, 0 untracked, 0 missing, 1 extra, "
             "1 not compared (an id used twice)") in result.output, result.output
     assert "id twice   operators-both" in result.output
+
+
+def test_a_misspelt_choice_in_a_layout_is_one_error(tmp_path: Path) -> None:
+    """Once at its line when the layout was read, and again for the 52 cards that draw it."""
+    status, errors, where = check_with(tmp_path, "two-ops", 'kind = "argyle"', 'kind = "argyl"',
+                                       "layouts/two-ops-back.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and "kind = 'argyl' is not one of argyle, stripes" in errors[0], errors
+    build = CliRunner().invoke(cli, ["build", "--data", str(tmp_path / "data"), "two-ops", "--what", "cards",
+                                     "--lang", "en", "--paper", "a4", "--jobs", "1", "--out", str(tmp_path / "out")])
+    assert build.output.count("is not one of") == 1, build.output

@@ -266,10 +266,11 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             if key not in raw:  # one of the wrong type is reported above
                 report.error(f"layout {name!r}: {kind} element needs {key!r}", doc.path, line,
                              f"add {key} = ... to this element")
-        for key, value in values.items():
+        for key, value in list(values.items()):
             problem = choice_problem(key, value) if isinstance(value, str) and "{" not in value else None
             if problem:
                 report.error(f"layout {name!r}: {problem}", doc.path, doc.line_of("element", index, key))
+                del values[key]  # reported here, once: not again for every card that draws the element
         for key, value in values.items():
             problem = number_problem(key, value) if isinstance(value, int | float) else None
             if problem:
