@@ -124,8 +124,12 @@ ONE_ERROR_IN_THE_MANIFEST = {
 
 @pytest.mark.parametrize("case", sorted(ONE_ERROR_IN_THE_MANIFEST))
 def test_an_unreadable_number_in_the_manifest_is_one_error(tmp_path: Path, case: str) -> None:
-    game, old, new, message = ONE_ERROR_IN_THE_MANIFEST[case]
-    status, errors, where = check_with(tmp_path, game, old, new, "game.toml")
+    assert_one_error_where_edited(tmp_path, "game.toml", *ONE_ERROR_IN_THE_MANIFEST[case])
+
+
+def assert_one_error_where_edited(tmp_path: Path, file: str, game: str, old: str, new: str, message: str) -> None:
+    """`pnp check` after one edit fails with exactly one error, at the edited line, saying ``message``."""
+    status, errors, where = check_with(tmp_path, game, old, new, file)
     assert status == 1
     assert len(errors) == 1, errors
     assert where in errors[0] and message in errors[0], errors
@@ -502,11 +506,7 @@ INPUT_ERRORS = {
 
 @pytest.mark.parametrize("case", sorted(INPUT_ERRORS))
 def test_an_unusable_example_input_is_reported_at_its_line(tmp_path: Path, case: str) -> None:
-    game, old, new, message = INPUT_ERRORS[case]
-    status, errors, where = check_with(tmp_path, game, old, new, "examples.toml")
-    assert status == 1
-    assert len(errors) == 1, errors
-    assert where in errors[0] and message in errors[0], errors
+    assert_one_error_where_edited(tmp_path, "examples.toml", *INPUT_ERRORS[case])
 
 
 DEVIATION_CASES = {
