@@ -24,11 +24,17 @@ class OffsetParam(click.ParamType):
     def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
         if isinstance(value, tuple):
             return value
+        from pnp.load.printers import back_offset_problem
+
         try:
             x_text, y_text = str(value).split(",")
-            return float(x_text), float(y_text)
+            x, y = float(x_text), float(y_text)
         except ValueError:
             self.fail(f"{value!r} is not X,Y in mm (for example 1.5,-0.5)", param, ctx)
+        problem = back_offset_problem(x, y)
+        if problem:
+            self.fail(f"{value!r} {problem}", param, ctx)
+        return x, y
 
 
 class PaperParam(click.ParamType):

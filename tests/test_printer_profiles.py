@@ -64,3 +64,26 @@ def test_every_problem_of_a_profile_is_named_at_once(tmp_path: Path, monkeypatch
     assert "printers.toml:1: error: printer 'office': unknown key(s) colour" in result.output
     assert "printers.toml:2: error: printer 'office': duplex_edge must be" in result.output
     assert "printers.toml:3: error: printer 'office': back_offset must be [x, y] in mm, found [1]" in result.output
+
+
+@pytest.mark.parametrize(("written", "shown"), [("[nan, 0]", "[nan, 0]"), ("[inf, 0]", "[inf, 0]"),
+                                                ("[15, 0]", "[15, 0]"), ("[0, -1e308]", "[0, -1e+308]")])
+def test_a_back_offset_no_printer_drifts_is_an_error_at_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 written: str, shown: str) -> None:
+    """NaN and infinity crashed the drawing; 1e9 printed every back off the page without a word."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "printers.toml").write_text(f"[office]\nback_offset = {written}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "office", "--what", "cards",
+                                      "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert f"printers.toml:2: error: printer 'office': back_offset = {shown} must be" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("flag", ["nan,0", "0,inf", "1e9,0", "-10.5,0"])
+def test_a_back_offset_flag_no_printer_drifts_is_a_usage_error(tmp_path: Path, flag: str) -> None:
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--back-offset", flag, "--what", "cards",
+                                      "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '--back-offset': '{flag}' must be" in result.output
+    assert "Traceback" not in result.output

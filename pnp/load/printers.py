@@ -11,6 +11,7 @@ every time invites mistakes. ``printers.toml`` in the current folder (or
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,19 @@ from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.toml_lines import load_toml
 
 PROFILE_KEYS = {"duplex_edge", "back_offset", "description"}
+#: home printers drift by up to about 3 mm and the calibration sheet reads ±6 mm: a larger offset is a typo
+#: (a 15 for 1.5), which would print every back off its card, or off the page
+MOST_BACK_OFFSET_MM = 10.0
+
+
+def back_offset_problem(x: float, y: float) -> str | None:
+    """Why (x, y) in mm cannot be a duplex back offset, or None when it can."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return "must be numbers of millimetres"
+    if max(abs(x), abs(y)) > MOST_BACK_OFFSET_MM:
+        return (f"must be within ±{MOST_BACK_OFFSET_MM:g} mm: printers drift by a few mm at most, as "
+                "`pnp calibrate` measures it")
+    return None
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,11 @@ def load_profile(name: str) -> PrinterProfile:
                                            "write back_offset = [1.5, -0.5]"))
             else:
                 offset = (float(offset[0]), float(offset[1]))
+                problem = back_offset_problem(*offset)
+                if problem:
+                    problems.append(Diagnostic(Level.ERROR, f"printer {name!r}: back_offset = [{offset[0]:g}, "
+                                               f"{offset[1]:g}] {problem}", path, doc.line_of(name, "back_offset"),
+                                               "print `pnp calibrate` and read the offset off its scales"))
         if problems:
             raise ProfileError(problems)
         return PrinterProfile(name, edge, offset)
