@@ -29,6 +29,9 @@ class Diagnostic:
     file: Path | None = None
     line: int | None = None
     fix: str | None = None
+    #: the other lines one error stands for (a problem shared by many cards): checks that would stumble on
+    #: those rows again (the layouts' dry run) leave them out, as they do the row of ``line``
+    also_lines: tuple[int, ...] = field(default=(), compare=False)
 
     def location(self, base: Path | None = None) -> str:
         return location(self.file, self.line, base)
@@ -84,16 +87,17 @@ class Report:
         file: Path | None = None,
         line: int | None = None,
         fix: str | None = None,
+        also_lines: tuple[int, ...] = (),
     ) -> None:
         """Once: the same problem at the same line (200 <br> in one table cell) is one entry, not 200."""
-        diagnostic = Diagnostic(level, message, file, line, fix)
+        diagnostic = Diagnostic(level, message, file, line, fix, also_lines)
         if diagnostic not in self._said:
             self._said.add(diagnostic)
             self.diagnostics.append(diagnostic)
 
     def error(self, message: str, file: Path | None = None, line: int | None = None,
-              fix: str | None = None) -> None:
-        self.add(Level.ERROR, message, file, line, fix)
+              fix: str | None = None, also_lines: tuple[int, ...] = ()) -> None:
+        self.add(Level.ERROR, message, file, line, fix, also_lines)
 
     def warning(self, message: str, file: Path | None = None, line: int | None = None,
                 fix: str | None = None) -> None:
@@ -143,6 +147,9 @@ class CardErrors:
         """``card``: the card's id, where the row has one (a row without one is named by its line)."""
         self._seen.setdefault((message, file, fix), []).append((card, line))
 
+    def __bool__(self) -> bool:
+        return bool(self._seen)
+
     def report_to(self, report: Report) -> None:
         for (message, file, fix), hits in self._seen.items():
             cards = [card for card, _ in hits if card is not None]
@@ -153,9 +160,10 @@ class CardErrors:
                 continue
             where = f" (lines {listed(line_spans(lines))})" if lines else ""
             if len(cards) == len(hits):
-                report.error(f"{message} on {len(hits)} cards: {listed(cards)}{where}", file, first, fix)
+                report.error(f"{message} on {len(hits)} cards: {listed(cards)}{where}", file, first, fix,
+                             tuple(lines[1:]))
             else:
-                report.error(f"{message} on {len(hits)} rows{where}", file, first, fix)
+                report.error(f"{message} on {len(hits)} rows{where}", file, first, fix, tuple(lines[1:]))
         self._seen.clear()
 
 

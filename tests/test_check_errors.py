@@ -480,8 +480,10 @@ def test_a_misspelt_colour_header_is_one_grid_error_not_one_per_card(game: Path)
     code, output = run("check", "mini")
     assert code == 1
     assert "unknown column 'colur' (ignored)" in output and "did you mean 'colour'?" in output
-    assert ("component 'deck': red-1, red-2, red-3, red-4, red-5, blue-1, blue-2, blue-3 and 2 more have no "
-            "colour or no rank, which the grid needs") in output, output
+    # at the header, naming the column: the cards' rows are not where the mistake is
+    assert "deck.csv:1: error: the card list has no 'colour' column, which the grid of component 'deck' places " \
+           "its cards by" in output, output
+    assert output.count(": error:") == 1, output
     assert "None" not in output and "the grid declares" not in output
 
 

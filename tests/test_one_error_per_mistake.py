@@ -185,7 +185,7 @@ def test_a_gadget_without_its_text_is_one_error(tmp_path: Path, emptied: tuple[s
 
     errors = edit_card_list(tmp_path, "gadget-trick", "gadgets.csv", empty)
     assert len(errors) == 1, errors
-    said = "missing translation text.en" if len(emptied) == 1 else "gadget 'grappling-hook' has no effect text"
+    said = "missing translation text.en" if len(emptied) == 1 else "card 'grappling-hook': no effect text"
     assert "gadgets.csv:2: error: " in errors[0] and said in errors[0], errors
 
 
@@ -220,10 +220,10 @@ ONE_CELL = {
     "no-id": ("gadget-trick", "gadgets.csv", "id", "", "gadgets.csv:2: error: card has no id"),
     # [the card printed the tag, and '**' failed as markup never closed on the face]
     "timing": ("gadget-trick", "gadgets.csv", "timing", "**",
-               "gadgets.csv:2: error: gadget 'grappling-hook': timing '**' is not one of"),
+               "gadgets.csv:2: error: card 'grappling-hook': timing '**' is not one of"),
     # [its generated texts were left out: the face's activation_label was an unknown field]
     "surveillance": ("gadget-trick", "surveillance.csv", "activation", "=1+1",
-                     "surveillance.csv:2: error: surveillance card 'laser-grid': activation '=1+1'"),
+                     "surveillance.csv:2: error: card 'laser-grid': activation '=1+1'"),
     # [the setup's cards in play compared with a deck one card short, for every player count]
     "trick-count": ("gadget-trick", "trick.csv", "count", "x",
                     "trick.csv:2: error: card 'yellow-1': count 'x' is not a whole number"),
@@ -626,3 +626,47 @@ def test_a_misspelt_choice_in_a_layout_is_one_error(tmp_path: Path) -> None:
     build = CliRunner().invoke(cli, ["build", "--data", str(tmp_path / "data"), "two-ops", "--what", "cards",
                                      "--lang", "en", "--paper", "a4", "--jobs", "1", "--out", str(tmp_path / "out")])
     assert build.output.count("is not one of") == 1, build.output
+
+
+# A column deleted from a card list (or its header misspelt, which drops it too), and what it used to bring:
+# one error per card in the rules, the grid and the layouts' dry run.
+COLUMN_GONE = {
+    # [52: "number card AS has rank None", plus the grid's two errors]
+    "two-ops-rank": ("two-ops", "deck.csv", "rank", "deck.csv:1: error: the card list has no 'rank' column"),
+    # [52: "card AS has colour None; relations need one of red, black", one per card]
+    "two-ops-colour": ("two-ops", "deck.csv", "colour", "deck.csv:2: error: no colour (relations need one of red, "
+                       "black) on 52 cards"),
+    # [8: the grid found no pips (its kinds), and the rules no court cards]
+    "two-ops-kind": ("two-ops", "deck.csv", "kind", "deck.csv:1: error: the card list has no 'kind' column"),
+    # [11: every set example mismatched, its marks gone]
+    "rudy-suit": ("rudy", "deck.csv", "suit", "deck.csv:2: error: number card without a mark (the suit column): "
+                  "sets read it on 48 cards"),
+    # [9: each surveillance card "can never be met", with no trick card counted in play]
+    "gadget-trick-rank": ("gadget-trick", "trick.csv", "rank", "trick.csv:1: error: the card list has no 'rank'"),
+    # [12: "timing '' is not one of ..." per gadget]
+    "gadget-trick-timing": ("gadget-trick", "gadgets.csv", "timing", "gadgets.csv:1: error: the card list has no "
+                            "'timing' column, which game.toml declares in the component's fields"),
+    # [4: "goal cards of bear carry [0, 0, 0, 0]", per animal]
+    "take-over-goal-rank": ("take-over-that-job", "goals.csv", "rank", "goals.csv:2: error: goal card without a "
+                            "number (the rank column) on 16 cards"),
+    # [3: one animal '?', its numbers, and the faces' unknown field]
+    "take-over-animal": ("take-over-that-job", "goals.csv", "animal", "goals.csv:1: error: the card list has no "
+                         "'animal' column"),
+    # [2: "marker cards cover colours ['None', ...]", and the faces' "'None' has no attribute 'rgb'"]
+    "take-over-marker-colour": ("take-over-that-job", "markers.csv", "colour", "markers.csv:2: error: marker card "
+                                "without a colour (the colour column) on 4 cards"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COLUMN_GONE))
+def test_a_column_gone_from_a_card_list_is_one_error(tmp_path: Path, case: str) -> None:
+    game, name, column, said = COLUMN_GONE[case]
+
+    def drop(rows: list[list[str]]) -> None:
+        at = rows[0].index(column)
+        for row in rows:
+            del row[at]
+
+    errors = edit_card_list(tmp_path, game, name, drop)
+    assert len(errors) == 1, errors
+    assert said in errors[0], errors

@@ -379,7 +379,7 @@ def test_goal_pool_must_not_hold_courts() -> None:
     deck = make_deck({"KH": {"kind": "pip"}})
     errors = messages(checked(make_game(deck=deck)))
     assert any("goal pool" in m and "KH" in m for m in errors)
-    assert any("number card KH has rank 13" in m for m in errors)
+    assert any("card 'KH': number card with rank 13 (numbers run 1-10)" in m for m in errors)
 
 
 def test_goal_must_be_drawn_from_numbers(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.diagnostics import Report
 from pnp.load.game_folder import GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
@@ -16,6 +16,9 @@ from pnp.model.cards import read_cards
 from pnp.model.fields import TomlReader, closest
 from pnp.model.game import Component, Deal, Example, Game, GridRule, SeedNote, SetupRow, Source, Term
 from pnp.model.sizes import SizeError, parse_size
+
+if TYPE_CHECKING:
+    from pnp.load.csv_table import CsvTable
 
 MANIFEST_KEYS = {
     "id", "rules", "source_language", "languages", "players", "minutes", "age", "title", "subtitle",
@@ -299,6 +302,7 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             provisional = None
         cards_file = None
         cards = ()
+        grids = _grids(reader, table, path)
         list_failed = not fields_read  # its columns unknown, what the rules count of it is too
         if "cards" in table:
             rel = reader.string(table, path, "cards")
@@ -320,6 +324,8 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
                                           provisional=provisional is not None)
                         list_failed = list_failed or read is None or not read[1]
                         cards = read[0] if read is not None else ()
+                        if read is not None and _lacks_grid_columns(csv_table, grids, component_id, report):
+                            list_failed = True  # every card unplaced, and every rule on ranks, would repeat it
         components[component_id] = Component(
             id=component_id,
             kind=kind,
@@ -335,7 +341,7 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             cards_file=cards_file,
             provisional=provisional,
             fields=tuple(fields),
-            grids=_grids(reader, table, path),
+            grids=grids,
             cards=cards,
             source=Source(reader.doc.path, reader.line(*path)),
             list_failed=list_failed,
@@ -349,6 +355,23 @@ def _inside(path: Path, folder: Path) -> bool:
         path.resolve().relative_to(folder.resolve())
     except ValueError:
         return False
+    return True
+
+
+def _lacks_grid_columns(table: CsvTable, grids: tuple[GridRule, ...], component_id: str, report: Report) -> bool:
+    """A column the component's grids place cards by, missing from its card list's header: one error at
+    the header, not one per card ("AS has no rank") in the grid and in the rules."""
+    needed = dict.fromkeys(column for grid in grids
+                           for column in ("kind" if grid.kinds else "", "suit" if grid.suits else "colour", "rank")
+                           if column)
+    missing = [column for column in needed if column not in table.header]
+    if not missing:
+        return False
+    names = " and ".join(repr(column) for column in missing)
+    report.error(f"the card list has no {names} column, which the grid of component {component_id!r} places "
+                 "its cards by", table.path, table.header_line,
+                 f"add the {' and '.join(missing)} column{'s' if len(missing) > 1 else ''} (check the header's "
+                 "spelling)")
     return True
 
 

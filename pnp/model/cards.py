@@ -47,6 +47,13 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
         return None
     localised, plain = _classify_columns(table, fields, languages, report, header_line)
     _require_language_columns(table, localised, languages, report, header_line)
+    absent = [name for name in fields if name not in plain and name not in localised]
+    for name in absent:  # once here, not once per card in the rules and the layouts that read it
+        report.error(f"the card list has no {name!r} column, which game.toml declares in the component's "
+                     f"fields", table.path, header_line, f"add a {name} column (or {name}.<lang> columns), or "
+                     "remove it from fields")
+    if absent:
+        return None
     cards = []
     errors = CardErrors()
     counted = True

@@ -10,7 +10,7 @@ from pnp.diagnostics import Report
 from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
-from pnp.model.game import Game, where
+from pnp.model.game import Component, Game, where
 from pnp.rules import available, get_rules
 from pnp.rules.base import GameRules
 from pnp.validate import generic
@@ -91,13 +91,17 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     library = load_library(game.path, report)
     covered = covered_characters(game.fonts)
     seen: set[tuple] = set()
-    rows_in_error = {(Path(error.file).resolve(), error.line) for error in report.errors if error.file and error.line}
+    rows_in_error = {(Path(error.file).resolve(), line) for error in report.errors if error.file and error.line
+                     for line in (error.line, *error.also_lines)}
     # a card whose row is already in error (a misspelt animal the rules found) is left out: its faces
     # would only fail on the same value again (an unknown icon) at the layout's line
     leave_out = {card.id for card in game.all_cards()
                  if (card.source and (Path(card.source.file).resolve(), card.source.line) in rows_in_error)
                  or any((attribute, getattr(card, attribute)) in terms_in_error
                         for attribute, _ in generic.TERM_TABLES)}
+    # a card list whose header is in error (a column missing): every card of it would fail alike
+    leave_out |= {card.id for component in game.components.values() if _header_in_error(component, rows_in_error)
+                  for card in component.cards}
     for lang in game.languages:
         lang_report = Report()
         bound = bind_game(game, rules, lang, lang_report, library=library, leave_out=leave_out)
@@ -114,6 +118,15 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
             if key not in seen:  # the same layout problem in every language is one problem
                 seen.add(key)
                 report.diagnostics.append(diagnostic)
+
+
+def _header_in_error(component: Component, rows_in_error: set[tuple[Path, int]]) -> bool:
+    """An error in the component's card list above its first card: its header."""
+    lines = [card.source.line for card in component.cards if card.source and card.source.line]
+    if component.cards_file is None or not lines:
+        return False
+    listed = component.cards_file.resolve()
+    return any(file == listed and line < min(lines) for file, line in rows_in_error)
 
 
 def check_folder(folder: Path, layouts: bool = True) -> CheckResult:

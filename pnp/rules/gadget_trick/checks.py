@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pnp.diagnostics import Report, listed
+from pnp.diagnostics import CardErrors, Report, listed
 from pnp.model.game import Card, Game, where
 from pnp.rules import surveillance
 from pnp.rules.gadget_trick.settings import Settings
@@ -95,15 +95,18 @@ def check_setup(game: Game, settings: Settings, deck: Mapping[str, Card], report
                     settings.doc.path, settings.line("deal", "exception"))
 
 
-def check_surveillance(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report) -> None:
+def check_surveillance(game: Game, settings: Settings, deck: Mapping[str, Card], report: Report,
+                       reach: bool = True) -> None:
+    """Each surveillance card's conditions: readable, consistent, and (with ``reach``) able to fire."""
     colours = settings.colour_order
+    unreadable = CardErrors()  # an emptied condition column is one error naming its cards
     for card in game.cards(settings.surveillance):
         file, line = (card.source.file, card.source.line) if card.source else (None, None)
         try:
             watch = parse_card(card, colours)
         except ConditionError as exc:
-            report.error(f"surveillance card {card.id!r}: {exc}", file, line,
-                         "see the condition grammar in rules.toml [surveillance]")
+            unreadable.add(str(exc), file, line,
+                           "see the condition grammar in rules.toml [surveillance]", card=card.id)
             continue
         for lang in game.languages:
             if card.text("text", lang).strip():
@@ -116,7 +119,9 @@ def check_surveillance(game: Game, settings: Settings, deck: Mapping[str, Card],
             report.error(f"surveillance card {card.id!r}: {found}", file, line,
                          "keep one of those winner.played(...) terms, or join them with 'or' if either "
                          "card will do")
-        _check_reach(game, settings, deck, watch, report, dead_reported=bool(clashes))
+        if reach:
+            _check_reach(game, settings, deck, watch, report, dead_reported=bool(clashes))
+    unreadable.report_to(report)
 
 
 def _check_reach(game: Game, settings: Settings, deck: Mapping[str, Card], watch: WatchCard,
@@ -162,14 +167,15 @@ def _check_reach(game: Game, settings: Settings, deck: Mapping[str, Card], watch
 
 
 def check_gadgets(game: Game, settings: Settings, report: Report) -> None:
+    errors = CardErrors()  # an emptied or misspelt timing column is one error naming its cards
     for card in game.cards(settings.gadget):
         file, line = (card.source.file, card.source.line) if card.source else (None, None)
         timing = card.fields.get("timing", "").strip()
         if timing not in settings.timings:
-            report.error(f"gadget {card.id!r}: timing {timing!r} is not one of "
-                         f"{', '.join(settings.timings)}", file, line,
-                         "use a tag from rules.toml [gadget.timing], or add the tag there")
+            errors.add(f"timing {timing!r} is not one of {', '.join(settings.timings)}", file, line,
+                       "use a tag from rules.toml [gadget.timing], or add the tag there", card=card.id)
         # a text missing in some languages only is a missing translation, reported as such for every card
         if not any(card.text("text", lang).strip() for lang in game.languages):
             columns = ", ".join(f"text.{lang}" for lang in game.languages)
-            report.error(f"gadget {card.id!r} has no effect text", file, line, f"fill in {columns}")
+            errors.add("no effect text", file, line, f"fill in {columns}", card=card.id)
+    errors.report_to(report)

@@ -63,7 +63,9 @@ class GadgetTrickRules(GameRules):
         if settings_whole:
             check_setup(game, settings, deck, report)
         if "players" not in game.unreadable:  # else every condition would be judged at 1 player
-            check_surveillance(game, settings, deck, report)
+            # a trick deck whose list is in error (a rank column missing) has no cards to count in play:
+            # its conditions are read, but whether they can be met waits
+            check_surveillance(game, settings, deck, report, reach=game.countable(game.components[settings.deck]))
         check_gadgets(game, settings, report)
         for lang in game.languages:
             if lang not in surveillance.PHRASES:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.diagnostics import listed
+from pnp.diagnostics import CardErrors, listed
 from pnp.model.fields import closest
 from pnp.model.game import where
 from pnp.rules.take_over.bonuses import BONUS_EFFECTS
@@ -118,6 +118,14 @@ class Checker:
         players = self.t.play.get("players")
         if cards is None or players is None:
             return
+        unnumbered = CardErrors()  # an emptied or misspelt rank column is one error naming its cards
+        for card in cards:
+            if card.rank is None:
+                unnumbered.add("goal card without a number (the rank column)", *where(card.source),
+                               "fill in the rank column (is its header spelt 'rank'?)", card=card.id)
+        if unnumbered:
+            unnumbered.report_to(self.report)
+            return  # which numbers each animal carries would only repeat it
         by_animal: dict[str, list[int]] = {}
         for card in cards:
             by_animal.setdefault(card.fields.get("animal", "?"), []).extend([card.rank or 0] * card.count)
@@ -183,6 +191,14 @@ class Checker:
         cards = self.cards("markers")
         if cards is None:
             return
+        uncoloured = CardErrors()  # an emptied or misspelt colour column is one error naming its cards
+        for card in cards:
+            if card.colour is None:
+                uncoloured.add("marker card without a colour (the colour column)", *where(card.source),
+                               "fill in the colour column (is its header spelt 'colour'?)", card=card.id)
+        if uncoloured:
+            uncoloured.report_to(self.report)
+            return  # which colours the markers cover would only repeat it
         colours = sorted(str(card.colour) for card in cards for _ in range(card.count))
         if colours != sorted(self.t.colours):
             self.report.error(f"marker cards cover colours {colours}; expected one per colour "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from pnp.diagnostics import CardErrors
 from pnp.rules.two_ops.deck import count_of_kind, deck_cards, derived_max_players
 from pnp.rules.two_ops.operators import evaluate_exhaustively
 from pnp.rules.two_ops.tables import OperatorRule, TwoOpsTables
@@ -58,21 +59,31 @@ def check_deck(game: Game, tables: TwoOpsTables, report: Report) -> None:
                      doc.line_of("deck", "component"))
         return
     court_ranks = set(tables.ranks.values())
+    deck = game.components.get(tables.component)
+    errors = CardErrors()
     for card in cards:
         where = card.source.file if card.source else doc.path
         line = card.source.line if card.source else None
+        if card.rank is None and deck is not None and deck.list_failed:
+            continue  # a rank column missing, or a row unreadable: reported where the list is read
         if card.colour not in tables.colours:
-            report.error(f"card {card.id} has colour {card.colour!r}; relations need one of "
-                         f"{', '.join(tables.colours)}", where, line)
+            shown = "no colour" if card.colour is None else f"colour {card.colour!r}"
+            errors.add(f"{shown} (relations need one of {', '.join(tables.colours)})", where, line,
+                       "fill in the colour column (is its header spelt 'colour'?)" if card.colour is None else None,
+                       card=card.id)
         in_range = tables.number_min <= (card.rank or 0) <= tables.number_max
         if card.kind == tables.number_kind and not in_range:
-            report.error(f"number card {card.id} has rank {card.rank}; numbers run "
-                         f"{tables.number_min}-{tables.number_max}", where, line)
+            shown = "no rank" if card.rank is None else f"rank {card.rank}"
+            errors.add(f"number card with {shown} (numbers run {tables.number_min}-{tables.number_max})", where,
+                       line, card=card.id)
         if card.kind == tables.operator_kind and card.rank not in court_ranks and not tables.unreadable_ranks:
             known = ", ".join(f"{k}={v}" for k, v in tables.ranks.items())
-            report.error(f"operator card {card.id} has rank {card.rank}, which the operator table does not "
-                         f"cover (ranks: {known})", where, line)
+            errors.add(f"operator card with rank {card.rank}, which the operator table does not cover "
+                       f"(ranks: {known})", where, line, card=card.id)
+    errors.report_to(report)  # a column misspelt is one error naming its cards, not 52
     deck_courts = {card.rank for card in cards if card.kind == tables.operator_kind}
+    if deck is not None and deck.list_failed:
+        return  # the deck's ranks are not all known (reported where its list is read)
     for letter, value in tables.ranks.items():
         if value not in deck_courts:
             report.warning(f"operator rank {letter} (= {value}) has no card in the deck", doc.path,
