@@ -670,3 +670,13 @@ def test_a_column_gone_from_a_card_list_is_one_error(tmp_path: Path, case: str) 
     errors = edit_card_list(tmp_path, game, name, drop)
     assert len(errors) == 1, errors
     assert said in errors[0], errors
+
+
+@pytest.mark.parametrize(("game", "name"), [("two-ops", "deck.csv"), ("rudy", "deck.csv"),
+                                            ("gadget-trick", "trick.csv"), ("take-over-that-job", "numbers.csv")])
+def test_a_card_list_with_only_its_header_is_one_error(tmp_path: Path, game: str, name: str) -> None:
+    """An emptied deck failed its declared count, its grid, every setup row and the rules that read it: 19
+    errors for Gadget Trick's trick cards."""
+    errors = edit_card_list(tmp_path, game, name, lambda rows: rows.__delitem__(slice(1, None)))
+    assert len(errors) == 1, errors
+    assert f"{name}:1: error: the card list has no cards, only its header" in errors[0], errors

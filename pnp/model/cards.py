@@ -54,6 +54,10 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
                      "remove it from fields")
     if absent:
         return None
+    if not table.rows:
+        report.error("the card list has no cards, only its header", table.path, header_line,
+                     "add one row per distinct card (its id, how many copies, and its columns)")
+        return None  # an empty deck would fail every count, setup row and rule that reads it
     cards = []
     errors = CardErrors()
     counted = True

@@ -59,13 +59,15 @@ class GadgetTrickRules(GameRules):
         deck = trick_deck(game, settings, report)
         if deck is None or not deck_colours_known(game, settings, deck, report):
             return
-        check_colour_order(game, settings, deck, report)
-        if settings_whole:
+        # a trick deck whose list is in error (a rank column missing, no cards at all) cannot be counted:
+        # the colours it covers, the setup and whether a condition can be met wait until it is fixed
+        countable = game.countable(game.components[settings.deck])
+        if countable:
+            check_colour_order(game, settings, deck, report)
+        if settings_whole and countable:
             check_setup(game, settings, deck, report)
         if "players" not in game.unreadable:  # else every condition would be judged at 1 player
-            # a trick deck whose list is in error (a rank column missing) has no cards to count in play:
-            # its conditions are read, but whether they can be met waits
-            check_surveillance(game, settings, deck, report, reach=game.countable(game.components[settings.deck]))
+            check_surveillance(game, settings, deck, report, reach=countable)
         check_gadgets(game, settings, report)
         for lang in game.languages:
             if lang not in surveillance.PHRASES:
