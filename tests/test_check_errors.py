@@ -554,3 +554,14 @@ def test_a_new_japanese_game_names_its_cards_and_colours_in_japanese(game: Path)
         assert line in manifest
     code, output = run("check", "mini")
     assert code == 0, output
+
+
+def test_a_quote_never_closed_is_reported_where_it_opens(game: Path) -> None:
+    """The reader notices only at the end of the file, where the error was reported, far from the mistake."""
+    cards = game / "cards" / "deck.csv"
+    replace(cards, "red-3,1", '"red-3,1')
+    code, output = run("check", "mini")
+    assert code == 1
+    assert (f"deck.csv:{line_of(cards, 'red-3')}: error: a quote opened in this row is never closed: the rest of "
+            "the file reads as one text") in output, output
+    assert output.count(": error:") == 1, output

@@ -59,7 +59,13 @@ def read_csv(path: Path) -> CsvTable:
                 continue
             rows.append(CsvRow(start, {name: value.strip() for name, value in zip(header, values, strict=True)}))
     except csv.Error as exc:
-        raise DataError(f"malformed CSV: {exc}", path, reader.line_num or 1,
+        # at the first line of the row being read: a quote never closed ran on to the end of the file,
+        # which is where the reader noticed, far from the mistake
+        record = previous_end + 1
+        if "unexpected end of data" in str(exc):
+            raise DataError("a quote opened in this row is never closed: the rest of the file reads as one text",
+                            path, record, 'close the quote, or double a quote inside a text ("")') from None
+        raise DataError(f"malformed CSV: {exc}", path, record,
                         'quote texts that contain commas or quotes, and double inner quotes ("")') from None
     if header is None:
         raise DataError("the file has no header row", path, 1)
