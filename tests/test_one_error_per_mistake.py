@@ -680,3 +680,10 @@ def test_a_card_list_with_only_its_header_is_one_error(tmp_path: Path, game: str
     errors = edit_card_list(tmp_path, game, name, lambda rows: rows.__delitem__(slice(1, None)))
     assert len(errors) == 1, errors
     assert f"{name}:1: error: the card list has no cards, only its header" in errors[0], errors
+
+
+def test_a_header_row_pasted_twice_is_one_error(tmp_path: Path) -> None:
+    """Its cells read as a card's: "count 'count' is not a whole number", one error per column."""
+    errors = edit_card_list(tmp_path, "gadget-trick", "trick.csv", lambda rows: rows.insert(5, list(rows[0])))
+    assert len(errors) == 1, errors
+    assert "trick.csv:6: error: the header row is repeated here" in errors[0], errors

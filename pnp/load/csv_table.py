@@ -40,6 +40,7 @@ def read_csv(path: Path) -> CsvTable:
     header: tuple[str, ...] | None = None
     header_line = 1
     ragged: dict[int, list[int]] = {}  # field count -> lines of rows with that many fields
+    repeated: list[int] = []  # lines that repeat the header row
     previous_end = 0
     try:
         for values in reader:
@@ -53,6 +54,9 @@ def read_csv(path: Path) -> CsvTable:
                 if duplicates:
                     raise DataError(f"duplicate column(s) {', '.join(duplicates)}", path, start,
                                     "give every column a distinct name")
+                continue
+            if tuple(value.strip() for value in values) == header:
+                repeated.append(start)  # a header pasted twice: one error, not one per column's "value"
                 continue
             if len(values) != len(header):
                 ragged.setdefault(len(values), []).append(start)
@@ -71,6 +75,8 @@ def read_csv(path: Path) -> CsvTable:
         raise DataError("the file has no header row", path, 1)
     problems = tuple(_ragged_rows(path, len(header), fields, lines, whole=not rows and len(ragged) == 1)
                      for fields, lines in sorted(ragged.items(), key=lambda item: item[1][0]))
+    problems += tuple(DataError("the header row is repeated here", path, line, "delete this line")
+                      for line in repeated)
     return CsvTable(path, header, tuple(rows), problems, header_line)
 
 
