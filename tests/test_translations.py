@@ -211,3 +211,16 @@ def test_an_example_with_a_wrong_stated_result_fails_pnp_check(copy: Path) -> No
     first = line_of(examples, 'id = "hand-most-difference"')
     expect_line = next(n for n in range(first, len(lines) + 1) if lines[n - 1].strip() == "[example.expect]")
     assert error.file == examples and error.line == expect_line
+
+
+def test_a_record_of_a_section_the_source_lacks_is_a_warning_and_accepting_drops_it(copy: Path) -> None:
+    """A section renamed since it was accepted, or a typo in a hand edit, sat in ja.sources.toml unseen."""
+    records = copy / "rules" / "ja.sources.toml"
+    records.write_text(records.read_text(encoding="utf-8") + '\n[sections.no-such-section]\nsource = "old"\n',
+                       encoding="utf-8")
+    [warning] = check(copy).warnings
+    assert warning.message == "ja.sources.toml records section 'no-such-section', which rules/en.md does not have"
+    assert (warning.file, warning.line) == (records, line_of(records, "[sections.no-such-section]"))
+    accept_sections(load(copy), "ja", ["overview"], Report())
+    assert "no-such-section" not in records.read_text(encoding="utf-8")
+    assert check(copy).diagnostics == []

@@ -9,7 +9,7 @@ found by the Markdown parser in the raw, unrendered text: a placeholder is compa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,8 +72,12 @@ def sources_path(game: Game, lang: str) -> Path:
     return rules_folder(game) / f"{lang}{SOURCES_SUFFIX}"
 
 
-def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, str]:
-    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`."""
+def load_translated_sources(game: Game, lang: str, report: Report,
+                            source_ids: Collection[str] | None = None) -> dict[str, str]:
+    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`.
+
+    With ``source_ids``, a record of a section the source no longer has (renamed or deleted since, or
+    a typo in a hand edit) is a warning at its line: it would otherwise sit there unnoticed."""
     path = sources_path(game, lang)
     if not path.is_file():
         return {}
@@ -97,6 +101,10 @@ def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, 
                          "accept it again with pnp i18n --accept " + section_id)
             continue
         found[section_id] = normalise_section(source)
+        if source_ids is not None and section_id not in source_ids:
+            report.warning(f"{path.name} records section {section_id!r}, which rules/{game.source_language}.md "
+                           "does not have", path, doc.line_of("sections", section_id),
+                           f"delete its [sections.{section_id}] table (the next pnp i18n --accept drops it too)")
     return found
 
 
@@ -135,7 +143,8 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     by_id = {s.id: s for s in source_sections if s.id}
     present = {s.id for s in target_sections}
     wanted = [s for s in by_id if s in present] if section_ids is None else list(section_ids)
-    recorded = load_translated_sources(game, lang, report)
+    # records of sections the source no longer has are dropped: the file is rewritten whole
+    recorded = {key: text for key, text in load_translated_sources(game, lang, report).items() if key in by_id}
     accepted = []
     for section_id in wanted:
         if section_id not in by_id:

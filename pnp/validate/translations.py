@@ -214,7 +214,7 @@ def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: G
     if source is None or lang == game.source_language:
         return status
     target = sections_of(game, lang, Report()) if status.exists else []
-    recorded = load_translated_sources(game, lang, report)
+    recorded = load_translated_sources(game, lang, report, {section.id for section in source})
     status.sections = section_statuses(source, target or [], recorded, game.source_language)
     for entry in status.sections:
         if entry.source is not None and entry.target is not None:
