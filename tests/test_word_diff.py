@@ -31,3 +31,25 @@ def test_line_breaks_show_and_a_rewrite_is_summed_up() -> None:
     new = " ".join(f"w{n}" if n % 4 else f"x{n}" for n in range(40))
     changes = word_changes(old, new)
     assert len(changes) == SHOWN_CHANGES + 1 and changes[-1] == "… and 2 more change(s)"
+
+
+def test_a_huge_section_is_matched_with_difflibs_heuristic_not_exactly(monkeypatch) -> None:  # noqa: ANN001
+    """Exact matching of a recorded text of 43,000 repeated words against the real section took 40 s: its
+    longest-match search is quadratic in a repeated word. Real sections (a few hundred words) stay exact."""
+    import difflib
+
+
+    used: list[bool] = []
+    real = difflib.SequenceMatcher
+
+    def spy(*args, autojunk=True, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        used.append(autojunk)
+        return real(*args, autojunk=autojunk, **kwargs)
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", spy)
+    assert word_changes("Shuffle the deck.", "Shuffle the deck twice.") == ["…Shuffle the deck{+ twice+}.…"]
+    huge = word_changes("word " * 43_000, "Shuffle the deck.")
+    assert used == [False, True]
+    assert huge[:2] == ["…[-word-]{+Shuffle+} word word word word …", "…word [-word-]{+the+} word word word word …"]
+    assert huge[2].endswith(" (214,990 characters in all)-]{+deck.+}…")  # 43,000 × "word " less the 2 matched
+    assert max(map(len, huge)) < 300

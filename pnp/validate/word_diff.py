@@ -15,6 +15,10 @@ from pnp.render.linebreak import is_cjk
 _TOKEN = re.compile(r"\s+|[^\W_]+(?:['’][^\W_]+)*|.", re.DOTALL)
 CONTEXT_WORDS = 4  # words (or CJK characters, or punctuation marks) shown on each side of a change
 SHOWN_CHANGES = 8  # changes listed per section; a rewritten section says how many more there are
+#: past this many tokens on a side, difflib's popularity heuristic (autojunk) is on: exact matching of a
+#: text repeating one word tens of thousands of times took tens of seconds (its longest-match search is
+#: quadratic in a repeated token's occurrences); a real section has a few hundred words
+EXACT_MOST = 5_000
 
 
 def tokens(text: str) -> list[str]:
@@ -31,19 +35,29 @@ def tokens(text: str) -> list[str]:
 def word_changes(old: str, new: str) -> list[str]:
     """One line per change: ``…context[-old-]{+new+}context…``, newlines shown as ⏎."""
     before, after = tokens(old), tokens(new)
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    exact = max(len(before), len(after)) <= EXACT_MOST
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=not exact)
     changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     lines = []
     for tag, i1, i2, j1, j2 in changes[:SHOWN_CHANGES]:
         lead = "".join(before[_reach(before, i1, -1):i1])
         tail = "".join(before[i2:_reach(before, i2, 1)])
-        removed = f"[-{''.join(before[i1:i2])}-]" if tag in ("replace", "delete") else ""
-        added = f"{{+{''.join(after[j1:j2])}+}}" if tag in ("replace", "insert") else ""
+        removed = f"[-{_shortened(''.join(before[i1:i2]))}-]" if tag in ("replace", "delete") else ""
+        added = f"{{+{_shortened(''.join(after[j1:j2]))}+}}" if tag in ("replace", "insert") else ""
         text = f"…{lead}{removed}{added}{tail}…"
         lines.append(text.replace("\n", "⏎"))
     if len(changes) > SHOWN_CHANGES:
         lines.append(f"… and {len(changes) - SHOWN_CHANGES} more change(s)")
     return lines
+
+
+SHOWN_CHARACTERS = 200  # of one removed or added run: a rewritten section is not printed whole
+
+
+def _shortened(text: str) -> str:
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[:SHOWN_CHARACTERS]}… ({len(text):,} characters in all)"
 
 
 def _reach(items: list[str], start: int, step: int) -> int:
