@@ -87,3 +87,16 @@ def test_a_back_offset_flag_no_printer_drifts_is_a_usage_error(tmp_path: Path, f
     assert result.exit_code == 2, result.output
     assert f"Invalid value for '--back-offset': '{flag}' must be" in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_empty_printer_name_and_a_folder_named_printers_toml_are_usage_errors(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first suggested adding a [] table (no TOML); the second said there was no printers.toml."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", ""])
+    assert result.exit_code == 2
+    assert "error: printer name '' is not a profile name" in result.output
+    (tmp_path / "printers.toml").mkdir()
+    result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "office"])
+    assert result.exit_code == 2
+    assert "printers.toml: error: printers.toml is a folder, not a file" in result.output

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,9 +43,14 @@ class PrinterProfile:
     back_offset: tuple[float, float] | None
 
 
-def profile_files() -> list[Path]:
+def profile_places() -> list[Path]:
+    """Where printers.toml is looked for, first to last: this folder, then the user's configuration."""
     config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pnp" / "printers.toml"
-    return [path for path in (Path.cwd() / "printers.toml", config) if path.is_file()]
+    return [Path.cwd() / "printers.toml", config]
+
+
+def profile_files() -> list[Path]:
+    return [path for path in profile_places() if path.is_file()]
 
 
 class ProfileError(DataError):
@@ -58,6 +64,13 @@ class ProfileError(DataError):
 
 def load_profile(name: str) -> PrinterProfile:
     """The named profile from the first printers.toml that has it; a clear error otherwise."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        raise DataError(f"printer name {name!r} is not a profile name", None, None,
+                        "name a [table] of printers.toml: letters, digits, '-' and '_', e.g. --printer office")
+    for place in profile_places():
+        if place.exists() and not place.is_file():
+            raise DataError("printers.toml is a folder, not a file", place, None,
+                            "move the folder away, and write the profiles into a printers.toml file")
     files = profile_files()
     for path in files:
         doc = load_toml(path)
