@@ -224,3 +224,12 @@ def test_a_record_of_a_section_the_source_lacks_is_a_warning_and_accepting_drops
     accept_sections(load(copy), "ja", ["overview"], Report())
     assert "no-such-section" not in records.read_text(encoding="utf-8")
     assert check(copy).diagnostics == []
+
+
+def test_records_are_not_called_orphans_while_the_source_lost_its_sections(copy: Path) -> None:
+    """A note left open over the source's headings is one error; its swallowed sections are not also each
+    "recorded but not in the source"."""
+    heading = "## What operators do {#operators}"
+    edit(copy / "rules" / "en.md", heading, "<!-- note\n\n" + heading)
+    said = [d for d in check_folder(copy).report.diagnostics if d.level >= Level.WARNING]
+    assert len(said) == 1 and "this comment runs over the heading" in said[0].message, said

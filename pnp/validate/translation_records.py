@@ -15,7 +15,7 @@ from pathlib import Path
 
 from markdown_it.tree import SyntaxTreeNode
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.load.rule_files import rule_text_path, rules_folder
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
@@ -72,12 +72,8 @@ def sources_path(game: Game, lang: str) -> Path:
     return rules_folder(game) / f"{lang}{SOURCES_SUFFIX}"
 
 
-def load_translated_sources(game: Game, lang: str, report: Report,
-                            source_ids: Collection[str] | None = None) -> dict[str, str]:
-    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`.
-
-    With ``source_ids``, a record of a section the source no longer has (renamed or deleted since, or
-    a typo in a hand edit) is a warning at its line: it would otherwise sit there unnoticed."""
+def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, str]:
+    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`."""
     path = sources_path(game, lang)
     if not path.is_file():
         return {}
@@ -101,11 +97,24 @@ def load_translated_sources(game: Game, lang: str, report: Report,
                          "accept it again with pnp i18n --accept " + section_id)
             continue
         found[section_id] = normalise_section(source)
-        if source_ids is not None and section_id not in source_ids:
-            report.warning(f"{path.name} records section {section_id!r}, which rules/{game.source_language}.md "
-                           "does not have", path, doc.line_of("sections", section_id),
-                           f"delete its [sections.{section_id}] table (the next pnp i18n --accept drops it too)")
     return found
+
+
+def orphan_records(game: Game, lang: str, source_ids: Collection[str]) -> list[Diagnostic]:
+    """Records of sections the source does not have (renamed or deleted since, or a typo in a hand edit):
+    they would sit in the file unnoticed. A file that cannot be read is reported where it is loaded."""
+    path = sources_path(game, lang)
+    try:
+        doc = load_toml(path) if path.is_file() else None
+    except DataError:
+        return []
+    sections = doc.data.get("sections") if doc is not None else None
+    if not isinstance(sections, Mapping):
+        return []
+    return [Diagnostic(Level.WARNING, f"{path.name} records section {section_id!r}, which "
+                       f"rules/{game.source_language}.md does not have", path, doc.line_of("sections", section_id),
+                       f"delete its [sections.{section_id}] table (the next pnp i18n --accept drops it too)")
+            for section_id in sections if section_id not in source_ids]
 
 
 def _toml_string(text: str) -> str:

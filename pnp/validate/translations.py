@@ -47,7 +47,7 @@ from pnp.rules.base import GameRules
 from pnp.validate.glossary import Glossary, load_glossary
 from pnp.validate.player_mentions import check_player_mentions
 from pnp.validate.rule_prose import numbers, placeholders, prose
-from pnp.validate.translation_records import Section, load_translated_sources, sections_of
+from pnp.validate.translation_records import Section, load_translated_sources, orphan_records, sections_of
 from pnp.validate.word_diff import word_changes
 
 SectionState = Literal["translated", "stale", "untracked", "missing", "extra", "id twice"]
@@ -214,7 +214,7 @@ def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: G
     if source is None or lang == game.source_language:
         return status
     target = sections_of(game, lang, Report()) if status.exists else []
-    recorded = load_translated_sources(game, lang, report, {section.id for section in source})
+    recorded = load_translated_sources(game, lang, report)
     status.sections = section_statuses(source, target or [], recorded, game.source_language)
     for entry in status.sections:
         if entry.source is not None and entry.target is not None:
@@ -302,6 +302,9 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     for status in analyse_translations(game, report):
         if not unreadable & {status.lang, game.source_language}:  # else every section would be "missing"
             _report_language(game, status, report)
+            source_ids = {entry.id for entry in status.sections if entry.source is not None}
+            if source_ids:
+                report.diagnostics.extend(orphan_records(game, status.lang, source_ids))
 
 
 def _raw_text(path: Path) -> str | None:
