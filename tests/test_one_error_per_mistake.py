@@ -639,8 +639,8 @@ COLUMN_GONE = {
     # [8: the grid found no pips (its kinds), and the rules no court cards]
     "two-ops-kind": ("two-ops", "deck.csv", "kind", "deck.csv:1: error: the card list has no 'kind' column"),
     # [11: every set example mismatched, its marks gone]
-    "rudy-suit": ("rudy", "deck.csv", "suit", "deck.csv:2: error: number card without a mark (the suit column): "
-                  "sets read it on 48 cards"),
+    "rudy-suit": ("rudy", "deck.csv", "suit", "deck.csv:2: error: number card without a suit (the suit column) on "
+                  "48 cards"),
     # [9: each surveillance card "can never be met", with no trick card counted in play]
     "gadget-trick-rank": ("gadget-trick", "trick.csv", "rank", "trick.csv:1: error: the card list has no 'rank'"),
     # [12: "timing '' is not one of ..." per gadget]
@@ -648,7 +648,7 @@ COLUMN_GONE = {
                             "'timing' column, which game.toml declares in the component's fields"),
     # [4: "goal cards of bear carry [0, 0, 0, 0]", per animal]
     "take-over-goal-rank": ("take-over-that-job", "goals.csv", "rank", "goals.csv:2: error: goal card without a "
-                            "number (the rank column) on 16 cards"),
+                            "rank (the rank column) on 16 cards"),
     # [3: one animal '?', its numbers, and the faces' unknown field]
     "take-over-animal": ("take-over-that-job", "goals.csv", "animal", "goals.csv:1: error: the card list has no "
                          "'animal' column"),

@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from pnp.diagnostics import CardErrors
+
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
-    from pnp.model.game import Example, Game
+    from pnp.model.game import Card, Example, Game
 
 RulesData = TypeVar("RulesData")
 #: recomputes one kind of example: ``runner(game, rules data, example inputs)`` -> the result's values
@@ -62,6 +64,23 @@ def unknown_card(message: str, card_id: str, known: Iterable[str], key: str | No
     named = [repr(hint) for hint in hints]
     either = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
     return ExampleError(message, f"did you mean {either}?", key)
+
+
+def report_blank_column(cards: Iterable[Card], attribute: str, card_kind: str, column: str, report: Report) -> bool:
+    """One error naming every card whose ``attribute`` (read from ``column``) is blank; whether any is.
+
+    A column emptied, deleted or misspelt in its header leaves every card without the value: one
+    error at the list, not one per card, nor the checks that would count the blanks as a value."""
+    blank = CardErrors()
+    for card in cards:
+        if getattr(card, attribute) in (None, ""):
+            file, line = (card.source.file, card.source.line) if card.source else (None, None)
+            blank.add(f"{card_kind} without a {attribute} (the {column} column)", file, line,
+                      f"fill in the {column} column (is its header spelt '{column}'?)", card=card.id)
+    if not blank:
+        return False
+    blank.report_to(report)
+    return True
 
 
 class GameRules:

@@ -6,8 +6,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.diagnostics import CardErrors, Report, listed
+from pnp.diagnostics import Report, listed
 from pnp.model.game import Card, Game
+from pnp.rules.base import report_blank_column
 from pnp.rules.rudy.pricing import market_reach
 from pnp.rules.rudy.tables import PriceRow, Tables
 from pnp.rules.wording import report_aid_problems
@@ -77,12 +78,8 @@ def check_deck(game: Game, tables: Tables, deck: Sequence[Card], report: Report,
         report.error(f"cards {listed([card.id for card in off])}: numbers {numbers} are not faces of a "
                      f"{tables.dice_faces}-sided die", tables.doc.path, tables.line("dice", "faces"),
                      "fix dice.faces, or the cards' numbers")
-    unmarked = CardErrors()  # an emptied or misspelt mark column is one error naming its cards
-    for card in deck:
-        if card.kind in tables.market_kinds and not card.suit:
-            unmarked.add(f"{card.kind} card without a mark (the suit column): sets read it", *_at(card),
-                         "fill in the suit column (is its header spelt 'suit'?)", card=card.id)
-    unmarked.report_to(report)
+    for kind in sorted(tables.market_kinds):  # sets read each market card's mark, in the suit column
+        report_blank_column([card for card in deck if card.kind == kind], "suit", f"{kind} card", "suit", report)
     numbered = {card.rank for card in deck if card.rank is not None}
     if faces - numbered and counted:  # an uncounted list (a rank column missing) has reported why
         report.error(f"no card shows the die face(s) {_spans(sorted(faces - numbered))}", *where)

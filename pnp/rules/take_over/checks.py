@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.diagnostics import CardErrors, listed
+from pnp.diagnostics import listed
 from pnp.model.fields import closest
 from pnp.model.game import where
+from pnp.rules.base import report_blank_column
 from pnp.rules.take_over.bonuses import BONUS_EFFECTS
 from pnp.rules.take_over.stance import stance_gaps
 from pnp.rules.take_over.tables import PLAY_KEYS, TakeOverTables, section
@@ -118,13 +119,7 @@ class Checker:
         players = self.t.play.get("players")
         if cards is None or players is None:
             return
-        unnumbered = CardErrors()  # an emptied or misspelt rank column is one error naming its cards
-        for card in cards:
-            if card.rank is None:
-                unnumbered.add("goal card without a number (the rank column)", *where(card.source),
-                               "fill in the rank column (is its header spelt 'rank'?)", card=card.id)
-        if unnumbered:
-            unnumbered.report_to(self.report)
+        if report_blank_column(cards, "rank", "goal card", "rank", self.report):
             return  # which numbers each animal carries would only repeat it
         by_animal: dict[str, list[int]] = {}
         for card in cards:
@@ -191,13 +186,7 @@ class Checker:
         cards = self.cards("markers")
         if cards is None:
             return
-        uncoloured = CardErrors()  # an emptied or misspelt colour column is one error naming its cards
-        for card in cards:
-            if card.colour is None:
-                uncoloured.add("marker card without a colour (the colour column)", *where(card.source),
-                               "fill in the colour column (is its header spelt 'colour'?)", card=card.id)
-        if uncoloured:
-            uncoloured.report_to(self.report)
+        if report_blank_column(cards, "colour", "marker card", "colour", self.report):
             return  # which colours the markers cover would only repeat it
         colours = sorted(str(card.colour) for card in cards for _ in range(card.count))
         if colours != sorted(self.t.colours):
