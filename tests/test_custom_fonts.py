@@ -77,3 +77,19 @@ def test_a_symbol_missing_from_the_game_fonts_stops_the_build(game: Path, tmp_pa
     assert "U+25CF '●' (BLACK CIRCLE)" in result.output
     assert "Traceback" not in result.output
     assert not list((tmp_path / "out").rglob("*.pdf"))
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_a_file_that_is_no_font_is_an_error_at_its_line_not_a_traceback(game: Path, tmp_path: Path,
+                                                                         command: str) -> None:
+    (game / "fonts" / "VeraBd.ttf").write_bytes(b"not a font, a text file renamed")
+    args = [command, "vera-game"] + (["--out", str(tmp_path / "out")] if command == "build" else [])
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    line = next(n for n, text in enumerate((game / "game.toml").read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("fonts = "))
+    errors = [row for row in result.output.splitlines() if ": error: " in row]
+    assert len(errors) == 1, result.output
+    assert f"game.toml:{line}: error: fonts.bold: " in errors[0] and "is not a usable font" in errors[0]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))

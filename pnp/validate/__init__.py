@@ -39,6 +39,7 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     stops the rulebook and not the card sheets.
     """
     generic.check_counts(game, report)
+    generic.check_fonts(game, report)
     generic.check_vocabulary(game, report)
     icons_in_error = generic.check_term_icons(game, report)
     generic.check_duplicate_ids(game, report)

@@ -246,3 +246,21 @@ def _rel(path: Path, game: Game) -> str:
 def component_rows(game: Game) -> list[tuple[Component, int | None]]:
     """(component, found) for the report table; found is None when not listed."""
     return [(c, c.found if c.cards_file is not None else None) for c in game.components.values()]
+
+
+def check_fonts(game: Game, report: Report) -> None:
+    """Each font the game names can be read: one error at its line in game.toml, and the role falls back
+    to the pinned font for the other checks (which would otherwise stop on the same file, with a
+    traceback). The build never gets that far: the error stops it."""
+    from pnp.diagnostics import DataError
+    from pnp.render.fonts import covered_characters
+
+    for role, path in list(game.fonts.items()):
+        try:
+            covered_characters({role: path})
+        except DataError as exc:
+            manifest = game.manifest
+            report.error(f"fonts.{role}: {exc.diagnostic.message}", manifest.path if manifest else path,
+                         manifest.line_of("fonts", role) if manifest else None, exc.diagnostic.fix)
+            del game.fonts[role]
+
