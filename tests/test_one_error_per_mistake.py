@@ -687,3 +687,11 @@ def test_a_header_row_pasted_twice_is_one_error(tmp_path: Path) -> None:
     errors = edit_card_list(tmp_path, "gadget-trick", "trick.csv", lambda rows: rows.insert(5, list(rows[0])))
     assert len(errors) == 1, errors
     assert "trick.csv:6: error: the header row is repeated here" in errors[0], errors
+
+
+@pytest.mark.parametrize(("game", "name"), [("two-ops", "deck.csv"), ("rudy", "deck.csv")])
+def test_a_row_given_twice_is_one_error(tmp_path: Path, game: str, name: str) -> None:
+    """The duplicate id, and besides it the declared total, the grid cell and the rules' counts (3 to 4)."""
+    errors = edit_card_list(tmp_path, game, name, lambda rows: rows.append(list(rows[-1])))
+    assert len(errors) == 1, errors
+    assert "error: duplicate card id" in errors[0], errors

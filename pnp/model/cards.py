@@ -61,6 +61,7 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
     cards = []
     errors = CardErrors()
     counted = True
+    seen: set[str] = set()
     for row in table.rows:
         values = row.values
         card_id = values.get("id", "")
@@ -74,7 +75,9 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
             counted = False
             continue
         count = _count(values.get("count", "1"), table, row.line, errors, card_id)
-        counted = counted and count is not None
+        # a row given twice (reported as a duplicate id): the list's totals and grid cells would count it twice
+        counted = counted and count is not None and card_id not in seen
+        seen.add(card_id)
         rank = _rank(values.get("rank", ""), table, row.line, errors, card_id)
         # an unreadable rank (reported) leaves the card without its place in a grid, as a count does its total
         counted = counted and (rank is not None or not values.get("rank", "").strip())
