@@ -125,6 +125,12 @@ class Report:
     def notes(self) -> list[Diagnostic]:
         return self.of(Level.NOTE)
 
+    def rows_in_error(self) -> set[tuple[Path, int]]:
+        """(resolved file, line) of every error so far, the lines a grouped error stands for included: a
+        check that would only fail again on such a row (a card whose rank is already wrong) leaves it out."""
+        return {(Path(error.file).resolve(), line) for error in self.errors if error.file and error.line
+                for line in (error.line, *error.also_lines)}
+
     def failed(self, strict: bool = False) -> bool:
         return bool(self.errors) or (strict and bool(self.warnings))
 

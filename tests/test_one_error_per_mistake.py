@@ -215,6 +215,11 @@ def test_an_icon_name_too_long_for_the_disk_is_an_unknown_icon(tmp_path: Path) -
 # One cell of a card list's first data row set to a mistake, and the one error it must give. Each
 # brought more before (in brackets).
 ONE_CELL = {
+    # [the setup's "12 cards in play but only 11 court", and Two Ops' "at most 5 players"]
+    "two-ops-kind": ("two-ops", "deck.csv", "kind", "x", "deck.csv:2: error: card 'AS': unknown kind 'x'"),
+    # [Two Ops' "number card with rank 99999", and "the goal pool holds court cards AS"]
+    "two-ops-rank": ("two-ops", "deck.csv", "rank", "99999",
+                     "deck.csv:2: error: card 'AS': rank 99999 is outside the grid, which is missing spades 1"),
     # [the row was left out of the totals too: 'declares 12 pieces but holds 11', and each player
     # count's 'cards in play but only 11': 6 errors]
     "no-id": ("gadget-trick", "gadgets.csv", "id", "", "gadgets.csv:2: error: card has no id"),

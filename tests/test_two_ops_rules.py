@@ -48,9 +48,12 @@ def make_game(rules_path: Path = RULES_TOML, players: tuple[int, int] = (2, 6),
     component = Component(id="deck", kind="cards", names={"en": "Deck"}, count=len(cards), size=None,
                           cards=cards)
     colours = {"red": Term("red", {"en": "red", "ja": "赤"}), "black": Term("black", {"en": "black", "ja": "黒"})}
+    # the vocabularies game.toml declares: a card naming a term outside them is not counted (reported)
+    suits = {suit: Term(suit, {"en": suit}) for suit, _ in SUITS.values()}
+    kinds = {kind: Term(kind, {"en": kind}) for kind in ("pip", "court")}
     return Game(id="two-ops", path=GAME_DIR, titles={"en": "Two Ops"}, source_language="en",
-                languages=("en", "ja"), players=players, credits={}, terms={}, colours=colours, suits={},
-                kinds={}, components={"deck": component}, setup={}, rules="two_ops",
+                languages=("en", "ja"), players=players, credits={}, terms={}, colours=colours, suits=suits,
+                kinds=kinds, components={"deck": component}, setup={}, rules="two_ops",
                 rules_data=load_toml(rules_path))
 
 

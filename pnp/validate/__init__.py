@@ -92,8 +92,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     library = load_library(game.path, report)
     covered = covered_characters(game.fonts)
     seen: set[tuple] = set()
-    rows_in_error = {(Path(error.file).resolve(), line) for error in report.errors if error.file and error.line
-                     for line in (error.line, *error.also_lines)}
+    rows_in_error = report.rows_in_error()
     # a card whose row is already in error (a misspelt animal the rules found) is left out: its faces
     # would only fail on the same value again (an unknown icon) at the layout's line
     leave_out = {card.id for card in game.all_cards()

@@ -179,7 +179,7 @@ def check_setup(game: Game, report: Report) -> None:
             if pool is None:
                 short.setdefault((label, f"unknown pool component {deal.pool!r}", deal.pool_line or line,
                                   f"use one of: {', '.join(game.components)}"), []).append(players)
-            elif pool.cards_file is not None and not pool.list_failed:
+            elif pool.cards_file is not None and game.countable(pool):  # a card in error would be missing
                 available = sum(c.count for c in pool.cards if not deal.kinds or c.kind in deal.kinds)
                 if deal.in_play > available:
                     of_kinds = f" {'/'.join(deal.kinds)}" if deal.kinds else ""

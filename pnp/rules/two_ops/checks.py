@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors
@@ -61,11 +62,14 @@ def check_deck(game: Game, tables: TwoOpsTables, report: Report) -> None:
     court_ranks = set(tables.ranks.values())
     deck = game.components.get(tables.component)
     errors = CardErrors()
+    in_error = report.rows_in_error()  # a rank off the grid (reported at the card) is not also off the rules
     for card in cards:
         where = card.source.file if card.source else doc.path
         line = card.source.line if card.source else None
         if card.rank is None and deck is not None and deck.list_failed:
             continue  # a rank column missing, or a row unreadable: reported where the list is read
+        if card.source and (Path(card.source.file).resolve(), card.source.line) in in_error:
+            continue
         if card.colour not in tables.colours:
             shown = "no colour" if card.colour is None else f"colour {card.colour!r}"
             errors.add(f"{shown} (relations need one of {', '.join(tables.colours)})", where, line,
@@ -110,10 +114,12 @@ def check_deal(game: Game, tables: TwoOpsTables, report: Report) -> None:
                      doc.line_of("deal", "goal_kind"))
     cards = deck_cards(game, tables)
     deck = game.components.get(tables.component)
-    if cards is None or (deck is not None and deck.list_failed):
+    if cards is None or (deck is not None and not game.countable(deck)):
         return  # a list in error (reported): counting what was read of it would only repeat the error
     goal_pool = [card for card in cards if card.kind == deal.goal_kind]
-    courts = [card.id for card in goal_pool if (card.rank or 0) > tables.number_max]
+    in_error = report.rows_in_error()  # a rank already reported wrong at its card makes it no court card
+    courts = [card.id for card in goal_pool if (card.rank or 0) > tables.number_max
+              and not (card.source and (Path(card.source.file).resolve(), card.source.line) in in_error)]
     if courts:
         report.error(f"the goal pool (kind {deal.goal_kind!r}) holds court cards {', '.join(courts)}; the "
                      "goal card must always be a number", doc.path, doc.line_of("deal", "goal_kind"))
