@@ -513,3 +513,14 @@ def test_a_bad_value_is_a_layout_error_before_drawing(game: NewGame, command: st
     assert_fails_cleanly(result)
     assert_error_at(result, "my-face.toml", lines, *words)
     assert game.pdfs_written() == []
+
+
+@pytest.mark.parametrize("text", [LAYOUT_HEAD, LAYOUT_HEAD + "element = []\n"])
+def test_a_layout_with_no_elements_is_a_warning(game: NewGame, text: str) -> None:
+    """Its cards printed blank without a word."""
+    game.write_layout(text)
+    result = game.run("check")
+    warnings = [line for line in result.output.splitlines() if ": warning: " in line]
+    assert len(warnings) == 1, result.output
+    assert "my-face.toml" in warnings[0]
+    assert "warning: layout 'my-face' has no elements: the cards it draws print blank" in warnings[0]

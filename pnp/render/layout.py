@@ -226,6 +226,11 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             report.warning(f"layout {name!r}: unknown key {key!r} (ignored)", doc.path, doc.line_of(key))
     elements = []
     raw_elements = data.get("element", [])
+    if raw_elements == []:  # written as element = [], or no [[element]] at all: nothing would be drawn
+        report.warning(f"layout {name!r} has no elements: the cards it draws print blank", doc.path,
+                       doc.line_of("element") if "element" in data else None,
+                       "add [[element]] tables (docs/layouts.md); a side meant to be blank can be one rect "
+                       "filled white")
     if not isinstance(raw_elements, list) or not all(isinstance(raw, dict) for raw in raw_elements):
         report.error(f"layout {name!r}: element = {_toml_value(raw_elements)} is not a list of elements",
                      doc.path, doc.line_of("element"),
