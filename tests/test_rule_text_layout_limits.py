@@ -198,3 +198,17 @@ def test_seven_hashes_are_reported_not_printed_silently_as_text() -> None:
         (5, "seven or more # make no heading in Markdown: this line prints as text, #s and all"),
         (7, "seven or more # make no heading in Markdown: this line prints as text, #s and all"),
     ]
+
+
+@pytest.mark.parametrize(("block", "said"), [
+    ("<pre>\n## shown as code\n</pre>", ["raw HTML is not printed in a rulebook"]),  # closed where it should be
+    ("<!--\n## Old rule {#old}\nDropped in this edition.\n-->", []),  # a section commented out whole
+])
+def test_a_block_closed_where_meant_is_not_called_left_open(block: str, said: list[str]) -> None:
+    """Only a block that ran on past its writer's end swallows the sections after it; a heading-like line
+    inside one closed where it should be is no error (a closed <pre> was called "never closed")."""
+    report = Report()
+    text = f"## Setup {{#setup}}\n\nShuffle.\n\n{block}\n\n## Play {{#play}}\n\nTake turns.\n"
+    blocks = parse_rule_text(text, Path("en.md"), report, set(), set())
+    assert [d.message for d in report.diagnostics] == said
+    assert [b.section for b in blocks if hasattr(b, "section")] == ["setup", "play"]

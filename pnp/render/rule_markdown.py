@@ -238,13 +238,12 @@ class _Parser:
                 self.report.error(f"there is no aid table {table_id!r}", self.path, line,
                                   f"tables this game's rules compute: {known}")
             return [AidTableRef(table_id, line)]
-        swallowed = swallowed_heading(node.content)
+        swallowed = swallowed_heading(node.content) if _left_open(node) else None
         if content.startswith("<!--") and swallowed is not None:
             self.report.error(f"this comment runs over the heading on line {line + swallowed}: it is not closed "
                               "where it should be", self.path, line, "end the note with --> before the heading")
         elif swallowed is not None:  # <pre>, <script>, <style> and <textarea> run until their end tag
-            tag = _HTML_TAG.match(content)
-            name = tag.group(1).lower() if tag else "HTML"
+            name = _html_tag(content)
             self.report.error(f"this <{name}> block runs over the heading on line {line + swallowed}: it is never "
                               "closed, and raw HTML is not printed, so the sections after it would go missing",
                               self.path, line, f"close it with </{name}> before the heading, or remove it")
@@ -348,15 +347,30 @@ def swallowed_heading(content: str) -> int | None:
 
 
 def swallowing_line(text: str) -> int | None:
-    """The line of a comment, or of a code block never closed, in ``text`` that runs over a heading."""
+    """The line of a comment, HTML block or code block left open in ``text`` that runs over a heading."""
     lines = text.split("\n")
     for node in SyntaxTreeNode(make_markdown().parse(text)).walk(include_self=False):
-        if node.type not in ("html_block", "fence") or not node.map or swallowed_heading(node.content) is None:
+        if not node.map or swallowed_heading(node.content) is None:
             continue
-        comment = node.type == "html_block" and node.content.lstrip().startswith("<!--")
-        if comment or (node.type == "fence" and not _closed(node, lines)):
+        if (node.type == "html_block" and _left_open(node)) or (node.type == "fence" and not _closed(node, lines)):
             return node.map[0] + 1
     return None
+
+
+def _html_tag(content: str) -> str:
+    tag = _HTML_TAG.match(content.lstrip())
+    return tag.group(1).lower() if tag else "HTML"
+
+
+def _left_open(block: SyntaxTreeNode) -> bool:
+    """Whether an HTML block ran on past where its writer meant it to end. A comment never closed ends at
+    the next note's --> (so it holds a second <!--) or at the end of the text; a <pre> (or <script>,
+    <style>, <textarea>) at its end tag. A section commented out whole, or a <pre> holding a line that
+    looks like a heading, is closed where it was meant to be."""
+    content = block.content.lstrip()
+    if content.startswith("<!--"):
+        return "-->" not in content or content.count("<!--") > 1
+    return f"</{_html_tag(content)}" not in content.lower()
 
 
 def _closed(fence: SyntaxTreeNode, lines: Sequence[str]) -> bool:
