@@ -639,8 +639,8 @@ COLUMN_GONE = {
     # [52: "number card AS has rank None", plus the grid's two errors]
     "two-ops-rank": ("two-ops", "deck.csv", "rank", "deck.csv:1: error: the card list has no 'rank' column"),
     # [52: "card AS has colour None; relations need one of red, black", one per card]
-    "two-ops-colour": ("two-ops", "deck.csv", "colour", "deck.csv:2: error: no colour (relations need one of red, "
-                       "black) on 52 cards"),
+    "two-ops-colour": ("two-ops", "deck.csv", "colour", "deck.csv:2: error: card without a colour (the colour "
+                       "column) on 52 cards"),
     # [8: the grid found no pips (its kinds), and the rules no court cards]
     "two-ops-kind": ("two-ops", "deck.csv", "kind", "deck.csv:1: error: the card list has no 'kind' column"),
     # [11: every set example mismatched, its marks gone]

@@ -6,7 +6,7 @@ that fails deep in a rules module can still say "cards/deck.csv:14".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,11 @@ class Source:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}" if self.line else str(self.file)
+
+    def in_error(self, rows: Collection[tuple[Path, int]]) -> bool:
+        """Whether this row is among ``rows`` (Report.rows_in_error): a check that would fail on it again
+        for the same mistake leaves it out."""
+        return (Path(self.file).resolve(), self.line) in rows
 
 
 def where(source: Source | None) -> tuple[Path | None, int | None]:

@@ -96,7 +96,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     # a card whose row is already in error (a misspelt animal the rules found) is left out: its faces
     # would only fail on the same value again (an unknown icon) at the layout's line
     leave_out = {card.id for card in game.all_cards()
-                 if (card.source and (Path(card.source.file).resolve(), card.source.line) in rows_in_error)
+                 if (card.source and card.source.in_error(rows_in_error))
                  or any((attribute, getattr(card, attribute)) in terms_in_error
                         for attribute, _ in generic.TERM_TABLES)}
     # a card list whose header is in error (a column missing): every card of it would fail alike

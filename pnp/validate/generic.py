@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnp.diagnostics import CardErrors, Report, listed, location
+from pnp.diagnostics import CardErrors, DataError, Report, listed, location
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
 
@@ -252,8 +252,7 @@ def check_fonts(game: Game, report: Report) -> None:
     """Each font the game names can be read: one error at its line in game.toml, and the role falls back
     to the pinned font for the other checks (which would otherwise stop on the same file, with a
     traceback). The build never gets that far: the error stops it."""
-    from pnp.diagnostics import DataError
-    from pnp.render.fonts import covered_characters
+    from pnp.render.fonts import covered_characters  # fontTools and the font files: only for a game's own fonts
 
     for role, path in list(game.fonts.items()):
         try:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,9 +161,11 @@ def section_statuses(source: Sequence[Section], target: Sequence[Section], recor
     twice = {""} | _used_twice(source) | _used_twice(target)
     by_target = {section.id: section for section in target if section.id not in twice}
     statuses = []
+    listed_twice: set[str] = {""}
     for section in source:
         if section.id in twice:
-            if section.id and not any(status.id == section.id for status in statuses):
+            if section.id not in listed_twice:
+                listed_twice.add(section.id)
                 statuses.append(SectionStatus(section.id, "id twice", section, None))  # not compared
             continue
         translated = by_target.get(section.id)
@@ -181,8 +184,7 @@ def section_statuses(source: Sequence[Section], target: Sequence[Section], recor
 
 
 def _used_twice(sections: Sequence[Section]) -> set[str]:
-    ids = [section.id for section in sections]
-    return {section_id for section_id in ids if ids.count(section_id) > 1}
+    return {section_id for section_id, used in Counter(section.id for section in sections).items() if used > 1}
 
 
 def card_text_counts(game: Game, lang: str) -> list[CardTextCount]:

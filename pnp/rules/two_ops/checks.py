@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors
+from pnp.rules.base import report_blank_column
 from pnp.rules.two_ops.deck import count_of_kind, deck_cards, derived_max_players
 from pnp.rules.two_ops.operators import evaluate_exhaustively
 from pnp.rules.two_ops.tables import OperatorRule, TwoOpsTables
@@ -63,17 +63,16 @@ def check_deck(game: Game, tables: TwoOpsTables, report: Report) -> None:
     deck = game.components.get(tables.component)
     errors = CardErrors()
     in_error = report.rows_in_error()  # a rank off the grid (reported at the card) is not also off the rules
+    report_blank_column(cards, "colour", "card", "colour", report)  # which relations hold is read off colours
     for card in cards:
         where = card.source.file if card.source else doc.path
         line = card.source.line if card.source else None
         if card.rank is None and deck is not None and deck.list_failed:
             continue  # a rank column missing, or a row unreadable: reported where the list is read
-        if card.source and (Path(card.source.file).resolve(), card.source.line) in in_error:
+        if card.source and card.source.in_error(in_error):
             continue
-        if card.colour not in tables.colours:
-            shown = "no colour" if card.colour is None else f"colour {card.colour!r}"
-            errors.add(f"{shown} (relations need one of {', '.join(tables.colours)})", where, line,
-                       "fill in the colour column (is its header spelt 'colour'?)" if card.colour is None else None,
+        if card.colour is not None and card.colour not in tables.colours:
+            errors.add(f"colour {card.colour!r} (relations need one of {', '.join(tables.colours)})", where, line,
                        card=card.id)
         in_range = tables.number_min <= (card.rank or 0) <= tables.number_max
         if card.kind == tables.number_kind and not in_range:
@@ -119,7 +118,7 @@ def check_deal(game: Game, tables: TwoOpsTables, report: Report) -> None:
     goal_pool = [card for card in cards if card.kind == deal.goal_kind]
     in_error = report.rows_in_error()  # a rank already reported wrong at its card makes it no court card
     courts = [card.id for card in goal_pool if (card.rank or 0) > tables.number_max
-              and not (card.source and (Path(card.source.file).resolve(), card.source.line) in in_error)]
+              and not (card.source and card.source.in_error(in_error))]
     if courts:
         report.error(f"the goal pool (kind {deal.goal_kind!r}) holds court cards {', '.join(courts)}; the "
                      "goal card must always be a number", doc.path, doc.line_of("deal", "goal_kind"))
