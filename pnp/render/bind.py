@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.model.game import Card, Component, Game, Term
 from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
-from pnp.render.layout import NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
+from pnp.render.layout import CONDITION_KEYS, NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
 from pnp.render.sandbox import bounded_render, make_environment, template_fault
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ class Binder:
 
     def _plan(self, element: Element) -> _ElementPlan:
         dynamic = tuple(key for key, value in element.values.items()
-                        if isinstance(value, str) and self._reads_card(value, expression=key in NUMERIC_KEYS))
+                        if isinstance(value, str) and self._reads_card(value, expression=_is_expression(key)))
         return _ElementPlan(element, dynamic)
 
     def _when(self, _key: str, source: str, context: Mapping[str, Any]) -> Any:
@@ -196,7 +196,7 @@ class Binder:
 
     def _cached(self, static_key: tuple, key: str, value: Any, context: Mapping[str, Any],
                 evaluate: Callable[[], Any]) -> Any:
-        if not isinstance(value, str) or self._reads_card(value, expression=key in NUMERIC_KEYS or key == "when"):
+        if not isinstance(value, str) or self._reads_card(value, expression=_is_expression(key)):
             return evaluate(key, value, context)
         cache_key = (static_key, key, value)
         if cache_key not in self._static:
@@ -243,6 +243,12 @@ class Binder:
             if problem is not None:
                 raise ValueError(f"{key} = {value!r} gives {result:g}, which {problem}")
             return float(result)
+        if key in CONDITION_KEYS:
+            result = self._expression(value)(**context)
+            unknown = _unknown_name(result, context)
+            if unknown is not None:
+                raise ValueError(f"{key} = {value!r}: {unknown}")
+            return bool(result)
         if "{" not in value:
             text = value
         else:
@@ -299,6 +305,11 @@ class Binder:
         return self._expressions[source]
 
 
+def _is_expression(key: str) -> bool:
+    """Whether a layout key's string is a bare expression (numbers, conditions), not a template."""
+    return key in NUMERIC_KEYS or key in CONDITION_KEYS
+
+
 def _unknown_name(result: Any, context: Mapping[str, Any]) -> str | None:
     """What an expression that gave a Jinja2 Undefined lacked, or None for any other result."""
     from jinja2 import Undefined
@@ -350,6 +361,9 @@ def _closest_name(name: str, known: Mapping[str, Any]) -> str | None:
     return closest(name, [str(key) for key in known])
 
 
+_UNKNOWN_TEST_OR_FILTER = re.compile(r"No (test|filter) named '([^']*)'\.?")
+
+
 def _binding_problem(exc: Exception) -> str | None:
     """What to tell the layout's author about an exception from evaluating it; None for a bug."""
     from jinja2 import TemplateError, UndefinedError
@@ -361,6 +375,11 @@ def _binding_problem(exc: Exception) -> str | None:
         return f"unknown field: {exc}"
     if type(exc) is ValueError:
         return str(exc)  # pnp's own words: the value and what is wrong with it
+    unknown = _UNKNOWN_TEST_OR_FILTER.fullmatch(str(exc)) if isinstance(exc, TemplateError) else None
+    if unknown is not None:
+        kind, name = unknown.groups()
+        hint = _closest_name(name, getattr(shared_environment(), f"{kind}s"))
+        return f"there is no {kind} named {name!r}" + (f" (did you mean {hint!r}?)" if hint else "")
     if isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError) or template_fault(exc):
         return f"{type(exc).__name__}: {exc}"
     return None

@@ -237,7 +237,7 @@ class FacePainter:
             canvas.rotate(rotate)
             canvas.translate(-cx, -cy)
         draw_fit(canvas, fit, x, y + h, w, h, align=v.get("align", "left"), valign=v.get("valign", "top"),
-                 colour=colour_of(v.get("colour") or DEFAULT_TEXT_COLOUR))
+                 colour=colour_of(v.get("colour") or DEFAULT_TEXT_COLOUR), underline=bool(v.get("underline")))
         if rotate:
             canvas.restoreState()
 

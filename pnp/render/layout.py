@@ -30,7 +30,7 @@ ELEMENT_KEYS: dict[str, set[str]] = {
     "frame": {"inset", "radius", "stroke", "stroke_width"},
     "line": {"x1", "y1", "x2", "y2", "stroke", "stroke_width", "dash"},
     "text": {"x", "y", "w", "h", "text", "size", "min_size", "font", "align", "valign", "colour", "leading",
-             "rotate"},
+             "rotate", "underline"},
     "icon": {"x", "y", "size", "name", "colour", "rotate"},
     "image": {"x", "y", "w", "h", "src", "fit", "bleed"},
     "pattern": {"kind", "fill", "stroke", "spacing", "stroke_width", "ink"},
@@ -61,7 +61,7 @@ def value_type_problem(key: str, value: object) -> str | None:
         wanted = None if number or isinstance(value, str) else 'a number, or an expression in quotes ("width / 2")'
     elif key in BOOLEAN_KEYS:
         wanted = None if isinstance(value, bool) else "true or false, without quotes"
-    elif key == "when":
+    elif key in CONDITION_KEYS:
         wanted = None if isinstance(value, str | bool) else 'a condition in quotes ("card.rank is not none")'
     elif key in TEXT_OR_NUMBER_KEYS:
         wanted = None if number or isinstance(value, str) else "text in quotes"
@@ -117,6 +117,8 @@ def choice_problem(key: str, value: object) -> str | None:
             + (f" (did you mean {hint!r}?)" if hint else ""))
 #: keys that take true or false, written as such (a quoted "false" would read as true)
 BOOLEAN_KEYS = {"bleed", "dash"}
+#: keys that take true, false or a condition on the card, evaluated like ``when``
+CONDITION_KEYS = {"when", "underline"}
 #: keys whose text may also be written as a bare number (text = 5, symbol = 7)
 TEXT_OR_NUMBER_KEYS = {"text", "symbol"}
 LAYOUT_KEYS = {"name", "description", "element", "safe_zone"}
@@ -266,7 +268,7 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
                 report.error(f"layout {name!r}: {kind} element: {problem}", doc.path,
                              doc.line_of("element", index, key))
             elif key in ELEMENT_KEYS[kind]:
-                values[key] = as_expression(value) if key in NUMERIC_KEYS else value
+                values[key] = as_expression(value) if key in NUMERIC_KEYS | CONDITION_KEYS else value
         for key in REQUIRED_KEYS.get(kind, ()):
             if key not in raw:  # one of the wrong type is reported above
                 report.error(f"layout {name!r}: {kind} element needs {key!r}", doc.path, line,

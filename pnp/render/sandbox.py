@@ -61,7 +61,11 @@ def make_environment() -> SandboxedEnvironment:
     (``{{ "a" * 10**9 }}`` would build a gigabyte string; Jinja2's own sandbox lets it)."""
     from jinja2 import StrictUndefined
 
-    return _bounded_sandbox()(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    from pnp.render.upside_down import ambiguous_upside_down
+
+    environment = _bounded_sandbox()(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    environment.tests["ambiguous_upside_down"] = ambiguous_upside_down
+    return environment
 
 
 @functools.cache
