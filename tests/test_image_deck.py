@@ -345,3 +345,50 @@ def test_a_deck_of_plain_fields_builds_without_importing_jinja2(tmp_path: Path) 
                              "--jobs", "1"], capture_output=True, text=True, check=True)
     assert (tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf").is_file()
     assert result.stdout.strip().splitlines()[-1] == "False", result.stdout + result.stderr
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A valid PNG (CRCs right) whose header claims this size, with a few bytes of image data:
+    what a pass-through build would copy as it is, for every PDF reader to choke on."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+            + chunk(b"IEND", b""))
+
+
+def _bmp_claiming(width: int, height: int) -> bytes:
+    """A BMP header claiming this size: Pillow reads the size, and refuses it, without the pixels."""
+    import struct
+
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, 0, 2835, 2835, 0, 0)
+    return b"BM" + struct.pack("<IHHI", 14 + 40 + 12, 0, 0, 54) + info + b"\0" * 12
+
+
+def test_art_with_more_pixels_than_any_reader_should_decode_is_an_error(tmp_path: Path) -> None:
+    """100,000 pixels square (10 gigapixels) in a 100-byte PNG: passed through, it would reach every
+    printer; with --max-dpi, Pillow refused it with a traceback. A BMP of 20,000 square is what
+    Pillow itself refuses to open."""
+    game = make_game(tmp_path, ["huge,1,art/huge.png", "wide,1,art/wide.bmp", "fine,1,art/fine.png"], 3)
+    (game / "art").mkdir()
+    (game / "art" / "huge.png").write_bytes(_png_claiming(100_000, 100_000))
+    (game / "art" / "wide.bmp").write_bytes(_bmp_claiming(20_000, 20_000))
+    art(game / "art" / "fine.png", (200, 30, 30))
+    for args in (["check"], ["build", "--what", "cards", "--paper", "a4", "--out", str(tmp_path / "out")],
+                 ["build", "--what", "cards", "--paper", "a4", "--out", str(tmp_path / "out"), "--max-dpi", "300"]):
+        result = run(tmp_path, *args)
+        assert result.exit_code == 1, result.output
+        errors = [line for line in result.output.splitlines() if ": error: " in line]
+        assert len(errors) == 2, result.output
+        assert "deck.csv:2: error: card 'huge': image 'art/huge.png' is 100,000 × 100,000 pixels " \
+               "(10,000 megapixels), more than a PDF reader or a printer should be asked to decode (at most 179)" \
+            in errors[0]
+        # 69.5 × 94.9 mm (poker and the art's 3 mm bleed) at 600 dpi
+        assert "fix: resample it: 1642 × 2242 pixels print its 69.5 × 94.9 mm box at 600 dpi" in result.output
+        assert "deck.csv:3: error: card 'wide': image 'art/wide.bmp' cannot be read: wide.bmp has more pixels " \
+               "than pnp decodes (at most 179 megapixels)" in errors[1]
+    assert not list((tmp_path / "out").rglob("*.pdf"))

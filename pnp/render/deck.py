@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 DEFAULT_FACE = {"cards": "default-face", "tokens": "token-face"}
 DEFAULT_BACK = {"cards": "default-back", "tokens": "token-back"}
 MIN_DPI = 300
+#: a picture with more pixels is refused: Pillow itself refuses to open one (twice its
+#: MAX_IMAGE_PIXELS, a decompression bomb), and passed through undecoded it would make every PDF
+#: reader and printer decode it (a 20,000-pixel square is 400 MB of grey)
+LARGEST_IMAGE_PIXELS = 178_956_970
+FINE_DPI = 600  # the resolution suggested for a picture that has far too many pixels
 
 
 @dataclass
@@ -202,7 +207,11 @@ def _in_game(game: Game, path: Path) -> str:
 
 
 def _pixels_at_min_dpi(width_mm: float, height_mm: float) -> str:
-    return f"{math.ceil(width_mm / 25.4 * MIN_DPI)} × {math.ceil(height_mm / 25.4 * MIN_DPI)}"
+    return _pixels_at_dpi(width_mm, height_mm, MIN_DPI)
+
+
+def _pixels_at_dpi(width_mm: float, height_mm: float, dpi: int) -> str:
+    return f"{math.ceil(width_mm / 25.4 * dpi)} × {math.ceil(height_mm / 25.4 * dpi)}"
 
 
 NO_BLEED_TOLERANCE = 0.005  # proportions within half a percent of the trim's: drawn to the cut line
@@ -367,6 +376,13 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
         raise DataError(f"card {card.id!r}: image {src!r} cannot be read: {exc}", *location,
                         "save it again as PNG or JPEG") from None
     pixels = source.shown_size
+    if pixels[0] * pixels[1] > LARGEST_IMAGE_PIXELS:
+        box = _printed_box_mm(element.values, component)
+        raise DataError(f"card {card.id!r}: image {src!r} is {pixels[0]:,} × {pixels[1]:,} pixels "
+                        f"({pixels[0] * pixels[1] / 1e6:,.0f} megapixels), more than a PDF reader or a printer "
+                        f"should be asked to decode (at most {LARGEST_IMAGE_PIXELS / 1e6:.0f})", *location,
+                        f"resample it: {_pixels_at_dpi(*box, FINE_DPI)} pixels print its {box[0]:g} × {box[1]:g} mm "
+                        f"box at {FINE_DPI} dpi")
     element.values["src"] = path
     element.values["pixel_size"] = pixels
     # its resolution is judged per deck, in _warn_low_resolution

@@ -97,6 +97,10 @@ def analyse(path: Path, data: bytes, stat: os.stat_result) -> SourceImage:
     try:
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
+    except Image.DecompressionBombError:
+        # Pillow's own limit, a hundred times what a card needs: say so without its "DOS attack"
+        raise ImageFormatError(f"{path.name} has more pixels than pnp decodes (at most "
+                               f"{2 * Image.MAX_IMAGE_PIXELS / 1e6:.0f} megapixels): resample it") from None
     except (OSError, ValueError) as exc:
         # Pillow names the buffer it was given ("<_io.BytesIO object at 0x...>"): of no use to the user
         why = "" if "cannot identify image file" in str(exc) else f" ({exc})"
