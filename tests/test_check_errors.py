@@ -61,6 +61,29 @@ def test_wrong_count_names_the_component_line(game: Path) -> None:
     assert "holds 10" in output
 
 
+def test_a_setup_asking_more_cards_than_the_list_holds_is_an_error(game: Path) -> None:
+    """Guard: with the card list holding its declared count, the setup is still checked against it."""
+    manifest = game / "game.toml"
+    replace(manifest, "in_play = 10\n", "in_play = 12\n")
+    code, output = run("check", "mini")
+    assert code == 1
+    assert "error: 2-4 players: 12 cards in play but 'deck' has only 10" in output
+
+
+def test_most_of_a_grid_at_another_count_is_the_grids_mistake(game: Path) -> None:
+    """Every card at 2 where the grid says 1: one error at the grid, not one per card row."""
+    cards = game / "cards" / "deck.csv"
+    rows = cards.read_text(encoding="utf-8").splitlines()
+    cards.write_text("\n".join([rows[0], *(row.replace(",1,", ",2,", 1) for row in rows[1:])]) + "\n",
+                     encoding="utf-8")
+    replace(game / "game.toml", "count = 10", "count = 20")
+    code, output = run("check", "mini")
+    assert code == 1
+    errors = [line for line in output.splitlines() if ": error: " in line]
+    assert len(errors) == 1, output
+    assert "appear 2 time(s), the grid declares 1 each" in errors[0]
+
+
 def test_unknown_colour_names_the_csv_row(game: Path) -> None:
     cards = game / "cards" / "deck.csv"
     replace(cards, "blue-3,1,number,,blue,", "blue-3,1,number,,bleu,")
@@ -306,8 +329,9 @@ def test_grid_gap_is_reported(game: Path) -> None:
     assert "blue 5 appears 2 time(s), the grid declares 1" in output
 
 
-def test_a_card_list_cut_short_is_one_grid_error_and_one_setup_error(game: Path) -> None:
-    """Nine missing cards are one problem of the list, and so is every player count it leaves short."""
+def test_a_card_list_cut_short_is_one_grid_error_and_one_count_error(game: Path) -> None:
+    """Nine missing cards are one problem of the list, said by the grid and by the declared count; the
+    setup, which would say it again for every player count, waits until the list holds its count."""
     cards = game / "cards" / "deck.csv"
     header, first = cards.read_text(encoding="utf-8").splitlines()[:2]
     cards.write_text(f"{header}\n{first}\n", encoding="utf-8")
@@ -316,8 +340,9 @@ def test_a_card_list_cut_short_is_one_grid_error_and_one_setup_error(game: Path)
     assert ("component 'deck': red 2, red 3, red 4, red 5, blue 1, blue 2, blue 3, blue 4 and 1 more appear "
             "0 time(s), the grid declares 1 each") in output, output
     assert output.count("the grid declares") == 1
-    assert "error: 2-4 players: 10 cards in play but 'deck' has only 1" in output
-    assert output.count("cards in play but") == 1
+    assert "component 'deck' declares 10 pieces but cards/deck.csv holds 1" in output
+    assert "cards in play but" not in output
+    assert output.count(": error: ") == 2
 
 
 @pytest.mark.parametrize("counts, said", [([2], "2"), ([2, 3], "2, 3"), ([2, 3, 4], "2-4"), ([2, 4], "2, 4"),

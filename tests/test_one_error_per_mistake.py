@@ -265,6 +265,23 @@ ONE_CELL = {
                      "markers.csv:2: error: card 'marker-green': count 'x' is not a whole number"),
     "marker-colour": ("take-over-that-job", "markers.csv", "colour", "gren",
                       "markers.csv:2: error: card 'marker-green': unknown colour 'gren'"),
+    # A count that is a number, but not the grid's: said at the card. [the grid's cell at game.toml,
+    # the declared total, the setup's cards in play (per player count) and what the rules derive from
+    # the count: Two Ops' 3 (with "at most 5 players"), Gadget Trick's 8 (in_play, one per row)]
+    "two-ops-count-0": ("two-ops", "deck.csv", "count", "0",
+                        "deck.csv:2: error: card 'AS': count 0, but the grid declares 1 of each card"),
+    "numbers-count-2": ("take-over-that-job", "numbers.csv", "count", "2",
+                        "numbers.csv:2: error: card 'green-1': count 2, but the grid declares 1 of each card"),
+    "trick-count-0": ("gadget-trick", "trick.csv", "count", "0",
+                      "trick.csv:2: error: card 'yellow-1': count 0, but the grid declares 1 of each card"),
+    # No grid to say it at the card: the declared total says it. [Rudy's 'only 7 cards numbered 1 can
+    # reach the market' and its price table; Gadget Trick's setup rows]
+    "rudy-count-0": ("rudy", "deck.csv", "count", "0",
+                     "game.toml:102: error: component 'deck' declares 64 pieces but cards/deck.csv holds 63"),
+    "rudy-count-3": ("rudy", "deck.csv", "count", "3",
+                     "game.toml:102: error: component 'deck' declares 64 pieces but cards/deck.csv holds 66"),
+    "gadget-count-0": ("gadget-trick", "gadgets.csv", "count", "0",
+                       "component 'gadget' declares 12 pieces but cards/gadgets.csv holds 11"),
 }
 
 

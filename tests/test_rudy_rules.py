@@ -56,7 +56,10 @@ def make_game(deck: list[Card] | None = None, rules: TomlDoc | None = None,
     cards = tuple(reconstructed_deck() if deck is None else deck)
     names = {"number": "number card", "black": "black card", "white": "white card", "ace": "A card",
              "grey-ace": "grey A card", "coin": "coin"}
-    component = Component(id="deck", kind="cards", names={"en": "Rudy cards"}, count=64, size=(63.5, 88.9),
+    # declared as the list holds it, as a designer adding a card would: a count at odds with game.toml
+    # is one error of the generic check, and the rules' market counts wait for it (Game.as_declared)
+    component = Component(id="deck", kind="cards", names={"en": "Rudy cards"},
+                          count=sum(card.count for card in cards), size=(63.5, 88.9),
                           provisional="reconstructed", cards=cards, source=Source(Path("game.toml"), 102))
     setup = {players: SetupRow(players, Deal(pool="deck", in_play=64, hand=5, revealed=8)) for players in (2, 3, 4)}
     return Game(

@@ -259,6 +259,12 @@ class Game:
         names a term in error. Else the totals, grids and rules' counts would repeat those errors."""
         return not component.list_failed and not any(map(self.names_unknown_terms, component.cards))
 
+    def as_declared(self, component: Component) -> bool:
+        """Countable, and holding the number of pieces game.toml declares (if it declares one). Else the
+        mismatch is reported once (at a card's count, or at the declaration), and what the rules work
+        out from the counts, such as how many players the deck serves, would say it again."""
+        return self.countable(component) and (not component.count_known or component.found == component.count)
+
     def all_cards(self) -> Iterator[Card]:
         for component in self.components.values():
             yield from component.cards

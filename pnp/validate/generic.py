@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pnp.diagnostics import CardErrors, DataError, Report, listed, location
 from pnp.model.fields import closest
-from pnp.model.game import Card, Component, Game, where
+from pnp.model.game import Card, Component, Game, GridRule, where
 
 
 def check_counts(game: Game, report: Report) -> None:
@@ -16,7 +16,8 @@ def check_counts(game: Game, report: Report) -> None:
     for component in game.components.values():
         if component.cards_file is None or component.list_failed or not component.count_known:
             continue
-        if component.found != component.count:
+        slipped = sum(card.count - copies for card, copies, _ in count_slips(game, component))
+        if component.found != component.count and component.found - slipped != component.count:
             report.error(
                 f"component {component.id!r} declares {component.count} pieces but "
                 f"{_rel(component.cards_file, game)} holds {component.found}",
@@ -120,11 +121,17 @@ def check_grids(game: Game, report: Report) -> None:
                              f"to {cell[1]}")
                 counted[cell] += card.count
                 counted[(cell[0], card.rank)] -= card.count
+            slips = {(getattr(card, axis_attr), card.rank): card for card, _, slip_grid in count_slips(game, component)
+                     if slip_grid is grid}
+            for card in slips.values():
+                report.error(f"card {card.id!r}: count {card.count}, but the grid declares {grid.copies} of each card",
+                             *where(card.source), f"set its count to {grid.copies}, or change the grid's copies "
+                             f"({_rel(_manifest(game), game)} line {line})")
             wrong: dict[int, list[str]] = {}  # how often found -> the cards found that often
             for value in axis:
                 for rank in grid.ranks:
                     found = counted.pop((value, rank), 0)
-                    if found != grid.copies:
+                    if found != grid.copies and (value, rank) not in slips:
                         wrong.setdefault(found, []).append(f"{value} {rank}")
             for found, cards in sorted(wrong.items()):
                 # one error per count: a card list that stops at red 1 is one problem, not nine
@@ -145,6 +152,32 @@ def check_grids(game: Game, report: Report) -> None:
 GRID_CARDS_SHOWN = 8
 
 
+def count_slips(game: Game, component: Component) -> list[tuple[Card, int, GridRule]]:
+    """(card, the copies its grid declares, the grid) for each row whose count alone is wrong: the only
+    row of its grid cell, printed a different number of times than the grid says, while most cells
+    are right. One slip of the count column, said at the card's row; the grid's cell count, the
+    declared total and the setup's cards in play would each say it again, elsewhere.
+
+    When most cells are wrong, the grid (its copies, its ranks) is the likelier mistake: no slips.
+    """
+    if not game.countable(component):
+        return []
+    slips = []
+    for grid in component.grids:
+        axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)
+        rows: dict[tuple, list[Card]] = {}
+        for card in component.cards:
+            if not grid.kinds or card.kind in grid.kinds:
+                rows.setdefault((getattr(card, axis_attr), card.rank), []).append(card)
+        cells = [(value, rank) for value in axis for rank in grid.ranks]
+        found = [rows.get(cell, []) for cell in cells]
+        wrong = [cards for cards in found if sum(card.count for card in cards) != grid.copies]
+        alone = [cards[0] for cards in wrong if len(cards) == 1]
+        if alone and len(alone) == len(wrong) and 2 * len(wrong) < len(cells):
+            slips.extend((card, grid.copies, grid) for card in alone)
+    return slips
+
+
 def _mistyped_ranks(cards: list[Card], axis_attr: str, axis: Sequence[str], ranks: Sequence[int],
                     copies: int, counted: Counter) -> list[tuple[Card, tuple[str, int]]]:
     """Cards whose rank is off the grid where their own suit (or colour) lacks exactly one rank, just as
@@ -157,6 +190,12 @@ def _mistyped_ranks(cards: list[Card], axis_attr: str, axis: Sequence[str], rank
         if len(missing) == 1 and len(strays) == 1 and counted[(value, missing[0])] + strays[0].count == copies:
             paired.append((strays[0], (value, missing[0])))
     return paired
+
+
+def _total_as_declared(component: Component) -> bool:
+    """Whether the card list holds the count game.toml declares (or none is declared): else which of
+    the two the setup should be checked against is the user's to say, once (check_counts)."""
+    return not component.count_known or component.found == component.count
 
 
 def check_setup(game: Game, report: Report) -> None:
@@ -179,7 +218,8 @@ def check_setup(game: Game, report: Report) -> None:
             if pool is None:
                 short.setdefault((label, f"unknown pool component {deal.pool!r}", deal.pool_line or line,
                                   f"use one of: {', '.join(game.components)}"), []).append(players)
-            elif pool.cards_file is not None and game.countable(pool):  # a card in error would be missing
+            elif pool.cards_file is not None and game.countable(pool) and _total_as_declared(pool):
+                # a card in error would be missing; a total that disagrees with game.toml is reported there
                 available = sum(c.count for c in pool.cards if not deal.kinds or c.kind in deal.kinds)
                 if deal.in_play > available:
                     of_kinds = f" {'/'.join(deal.kinds)}" if deal.kinds else ""

@@ -64,7 +64,7 @@ class GadgetTrickRules(GameRules):
         countable = game.countable(game.components[settings.deck])
         if countable:
             check_colour_order(game, settings, deck, report)
-        if settings_whole and countable:
+        if settings_whole and game.as_declared(game.components[settings.deck]):
             check_setup(game, settings, deck, report)
         if "players" not in game.unreadable:  # else every condition would be judged at 1 player
             check_surveillance(game, settings, deck, report, reach=countable)

@@ -83,8 +83,8 @@ def check_deck(game: Game, tables: Tables, deck: Sequence[Card], report: Report,
     numbered = {card.rank for card in deck if card.rank is not None}
     if faces - numbered and counted:  # an uncounted list (a rank column missing) has reported why
         report.error(f"no card shows the die face(s) {_spans(sorted(faces - numbered))}", *where)
-    if not counted:
-        return
+    if not counted or not game.as_declared(component):
+        return  # a count at odds with game.toml is reported once, not again as a market short of cards
     reach = market_reach(deck, tables)
     for number in sorted(faces):
         count = reach.get(number, 0)

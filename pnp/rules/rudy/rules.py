@@ -45,7 +45,7 @@ class RudyRules(GameRules):
         check_kinds(game, tables, report)
         # a count in error or a misspelt kind (reported at its row) leaves how many cards reach the market unknown
         counted = game.countable(game.components[tables.deck])
-        if counted:
+        if game.as_declared(game.components[tables.deck]):
             check_price_table(tables, market_reach(deck, tables), report)
         check_deck(game, tables, deck, report, counted)
         check_texts(game, tables, report)

@@ -131,8 +131,8 @@ def check_deal(game: Game, tables: TwoOpsTables, report: Report) -> None:
               f"{deal.operators_each} each = {operators // max(deal.operators_each, 1)}, so at most {most}")
     where = (game.manifest.path, game.manifest.line_of("players")) if game.manifest else (
         doc.path, doc.line_of("deal"))
-    if "players" in game.unreadable:
-        return  # the range is in error, reported at its line
+    if "players" in game.unreadable or (deck is not None and not game.as_declared(deck)):
+        return  # the range is in error, or the deck's count, each reported at its line
     if stated > most:
         report.error(f"game.toml allows up to {stated} players, but {reason}", *where,
                      fix=f"set the maximum to {most}")
