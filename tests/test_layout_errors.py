@@ -245,6 +245,18 @@ def test_unknown_element_key_is_a_warning_with_a_suggestion(game: NewGame) -> No
     assert strict.exit_code == 1
 
 
+@pytest.mark.parametrize("value", ["3", "[]", "{ en = \"x\" }", "true"])
+def test_a_description_that_is_no_text_is_a_warning_at_its_line(game: NewGame, value: str) -> None:
+    """It is printed nowhere, so nothing breaks: but it was taken without a word."""
+    game.write_layout(f"description = {value}\n" + text_element("{{ card.name }}"))
+    result = game.run("check")
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if ": warning: " in line]
+    assert len(warnings) == 1, result.output
+    assert "my-face.toml:1: warning: layout 'my-face': description = " in warnings[0]
+    assert "should be text in quotes (ignored)" in warnings[0]
+
+
 def test_text_outside_the_safe_zone_is_a_warning(game: NewGame) -> None:
     game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "text"\nx = 1\ny = 5\nw = 40\nh = 10\n'
                       'text = "{{ card.name }}"\n')

@@ -226,6 +226,10 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
     for key in data:
         if key not in LAYOUT_KEYS:
             report.warning(f"layout {name!r}: unknown key {key!r} (ignored)", doc.path, doc.line_of(key))
+    for key in ("name", "description"):  # read by people only: a wrong one is ignored, and said so
+        if key in data and not isinstance(data[key], str):
+            report.warning(f"layout {name!r}: {key} = {_toml_value(data[key])} should be text in quotes (ignored)",
+                           doc.path, doc.line_of(key))
     elements = []
     raw_elements = data.get("element", [])
     if raw_elements == []:  # written as element = [], or no [[element]] at all: nothing would be drawn
@@ -294,8 +298,9 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
         report.error(f"layout {name!r}: safe_zone = {_toml_value(safe_zone)} should be a distance in mm, 0 or more",
                      doc.path, doc.line_of("safe_zone"), f"the usual is safe_zone = {SAFE_ZONE_MM:g}")
         safe_zone = SAFE_ZONE_MM
-    return Layout(name=name, path=label, elements=tuple(elements), description=str(data.get("description", "")),
-                  safe_zone=float(safe_zone))
+    description = data.get("description", "")
+    return Layout(name=name, path=label, elements=tuple(elements),
+                  description=description if isinstance(description, str) else "", safe_zone=float(safe_zone))
 
 
 def text_outside_safe_zone(layout: Layout, width: float, height: float) -> Iterable[Element]:
