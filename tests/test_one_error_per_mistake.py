@@ -717,3 +717,23 @@ def test_a_row_given_twice_is_one_error(tmp_path: Path, game: str, name: str) ->
     errors = edit_card_list(tmp_path, game, name, lambda rows: rows.append(list(rows[-1])))
     assert len(errors) == 1, errors
     assert "error: duplicate card id" in errors[0], errors
+
+
+@pytest.mark.parametrize(("game", "component"), [("two-ops", "deck"), ("take-over-that-job", "markers"),
+                                                 ("rudy", "deck"), ("gadget-trick", "trick")])
+def test_a_component_emptied_is_one_error(tmp_path: Path, game: str, component: str) -> None:
+    """Its keys deleted, its header (and any grid) left: was its three missing keys (name, count, size),
+    plus the rules' consequences ("marker cards cover colours []")."""
+    folder = tmp_path / "data" / game
+    shutil.copytree(DATA / game, folder)
+    manifest = folder / "game.toml"
+    lines = manifest.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = lines.index(f"[components.{component}]\n")
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("["))
+    manifest.write_text("".join(lines[: start + 1] + lines[end:]), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game])
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert result.exit_code == 1
+    assert len(errors) == 1, result.output
+    assert errors[0].endswith(f"/{game}/game.toml:{start + 1}: error: components.{component}: has no name, count, "
+                              "size or cards"), result.output

@@ -273,6 +273,16 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
         if not isinstance(table, dict):
             reader.error(path, "expected a table")
             continue
+        if not any(key in table for key in ("name", "count", "size", "cards")):
+            # one mistake (a table emptied, a header left behind), not its three missing keys: and a
+            # component that is there but in error, so no rule says the game has none
+            reader.error(path, "has no name, count, size or cards",
+                         'give it name = { en = "..." }, count = ... and size = "poker", and '
+                         'cards = "cards/<file>.csv" for its card list (as in the README, "The game folder")')
+            components[component_id] = Component(id=component_id, kind="cards", names={}, count=0, size=None,
+                                                 source=Source(reader.doc.path, reader.line(*path)),
+                                                 list_failed=True, count_known=False)
+            continue
         reader.unknown_keys(table, path, COMPONENT_KEYS)
         kind = reader.string(table, path, "kind", "cards") or "cards"
         if kind not in COMPONENT_KINDS:
