@@ -477,6 +477,7 @@ def test_a_broken_rule_text_stops_the_rulebook_not_the_card_sheets(game: Path, t
     assert "wrote 0 file(s)" in output
     code, output = run("build", "mini", "--paper", "a4", "--lang", "en", "--out", out, "--force")
     assert code == 1 and "mini: rulebooks not built" in output, output  # everything else is
+    assert "(pnp check mini); the rest is built\n" in output, output  # the sentence once ended at "is"
     built = sorted(p.name for p in (tmp_path / "out" / "mini" / "en" / "a4").iterdir())
     # a game without a rules module has no aid tables, so no aid; rules.pdf and the booklet are left out
     assert built == ["calibration.pdf", "cards-deck-fold.pdf", "cards-deck-lowink.pdf", "cards-deck.pdf"], built

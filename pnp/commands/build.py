@@ -171,7 +171,7 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
         for diagnostic in texts.errors:
             click.echo(diagnostic.format(Path.cwd()), err=True)
         click.echo(f"{folder.name}: rulebooks not built — fix the errors above (pnp check {folder.name}); "
-                   "the rest is", err=True)
+                   "the rest is built", err=True)
         what = tuple(choice for choice in what if choice != "rules")
     return game, plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
                            documents_for(game, rules, what)), whole
