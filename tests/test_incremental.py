@@ -239,3 +239,21 @@ def test_editor_litter_is_no_input(data: Path, tmp_path: Path) -> None:
     assert snapshot([data]) == before
     second = build(data, out, "--jobs", "1")
     assert "wrote 0 file(s)" in second and "3 up to date" in second
+
+
+def test_a_new_source_date_epoch_rebuilds(data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """reportlab dates the PDF by SOURCE_DATE_EPOCH: an output built under another one is not up to
+    date, or a reproducible-build recipe would keep the old dates until --force."""
+    out = tmp_path / "out"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 14 November 2023
+    build(data, out, "--jobs", "1")
+    first = pdf_bytes(out)
+    assert all(b"/CreationDate (D:20231114" in data for data in first.values()), list(first)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")  # 15 January 2027
+    output = build(data, out, "--jobs", "1")
+    assert "wrote 3 file(s)" in output, output
+    assert all(b"/CreationDate (D:20270115" in data for data in pdf_bytes(out).values())
+    assert "3 up to date" in build(data, out, "--jobs", "1")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert "wrote 3 file(s)" in build(data, out, "--jobs", "1")
+    assert pdf_bytes(out) != first

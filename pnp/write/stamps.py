@@ -130,10 +130,18 @@ def inputs_digest(inputs: Iterable[Path], base: Path) -> str:
     return digest.hexdigest()
 
 
+#: settings read from the environment that change an output's bytes: reportlab dates a PDF by
+#: SOURCE_DATE_EPOCH when it is set (else the fixed date of pnp's invariant documents)
+BYTE_SHAPING_ENVIRONMENT = ("SOURCE_DATE_EPOCH",)
+
+
 def job_key(parameters: dict, inputs: str) -> str:
-    """The key of one output: pnp itself, the job's parameters, and its inputs' :func:`inputs_digest`."""
+    """The key of one output: pnp itself, the job's parameters, the environment settings that shape its
+    bytes, and its inputs' :func:`inputs_digest`."""
     digest = hashlib.sha256(tool_fingerprint().encode())
     digest.update(json.dumps(parameters, sort_keys=True, default=str).encode())
+    environment = {name: os.environ.get(name) for name in BYTE_SHAPING_ENVIRONMENT}
+    digest.update(json.dumps(environment, sort_keys=True).encode())
     digest.update(inputs.encode())
     return digest.hexdigest()
 
