@@ -142,6 +142,17 @@ def test_accepting_a_section_records_its_source(copy: Path) -> None:
     assert check(copy).warnings == []
 
 
+def test_accepting_in_the_source_language_is_refused(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It wrote rules/en.sources.toml, "the en text each en section was translated from", and pnp check
+    took it without a word."""
+    assert run_i18n(copy.parent, ("two-ops",), "en", accept=["scoring"]) == 1
+    assert run_i18n(copy.parent, ("two-ops",), "en", accept_all=True) == 1
+    said = capsys.readouterr().err
+    assert "two-ops: 'en' is the source language, which is translated from nothing" in said
+    assert "fix: accept sections of a translation (--lang ja)" in said
+    assert not (copy / "rules" / "en.sources.toml").exists()
+
+
 def test_a_changed_number_in_a_translation_is_caught(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ja = copy / "rules" / "ja.md"
     edit(ja, "大きい方の数に5を足します", "大きい方の数に６を足します")  # full width: NFKC makes it 6

@@ -12,6 +12,7 @@ from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
+from pnp.model.game import Game
 from pnp.validate.translation_records import accept_sections
 from pnp.validate.translations import analyse_translations, format_language, has_errors
 
@@ -50,6 +51,12 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
             click.echo(f"{game.id}: does not ship in {lang!r}\n    fix: {language_fix(lang, game.languages)}", err=True)
             failed = True
             continue
+        if lang == game.source_language and (accept or accept_all):
+            # it wrote rules/<source>.sources.toml, "the <source> text each section was translated from"
+            click.echo(f"{game.id}: {lang!r} is the source language, which is translated from nothing\n"
+                       f"    fix: accept sections of a translation ({_translations(game)})", err=True)
+            failed = True
+            continue
         if lang is not None and (accept or accept_all):
             accepted = accept_sections(game, lang, None if accept_all else list(accept), game_report)
             if accepted:
@@ -63,6 +70,11 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
             click.echo("")
             failed = failed or has_errors(status)
     return 1 if failed else 0
+
+
+def _translations(game: Game) -> str:
+    others = [f"--lang {lang}" for lang in game.languages if lang != game.source_language]
+    return ", ".join(others) if others else "the game ships in no other language yet"
 
 
 def _echo(report: Report) -> bool:
