@@ -84,6 +84,22 @@ def test_most_of_a_grid_at_another_count_is_the_grids_mistake(game: Path) -> Non
     assert "appear 2 time(s), the grid declares 1 each" in errors[0]
 
 
+def test_two_components_reading_one_card_list_is_one_error(game: Path) -> None:
+    """Each row was a duplicate id "first at" its own line: ten errors that pointed nowhere useful."""
+    manifest = game / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("[[components.deck.grid]]", '[components.minis]\nname = { en = "Minis", '
+                                     'ja = "ミニ" }\ncount = 10\nsize = "mini"\ncards = "cards/deck.csv"\n\n'
+                                     "[[components.deck.grid]]", 1), encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    errors = [line for line in output.splitlines() if ": error: " in line]
+    cards_line = line_of(manifest, "[components.minis]") + 4
+    assert errors == [f"data/mini/game.toml:{cards_line}: error: "
+                      "component 'minis' reads cards/deck.csv, the card list of component 'deck': every card id "
+                      "in it would be printed twice"], output
+
+
 def test_unknown_colour_names_the_csv_row(game: Path) -> None:
     cards = game / "cards" / "deck.csv"
     replace(cards, "blue-3,1,number,,blue,", "blue-3,1,number,,bleu,")

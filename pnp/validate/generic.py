@@ -76,12 +76,33 @@ def check_term_icons(game: Game, report: Report) -> set[tuple[str, str]]:
 
 
 def check_duplicate_ids(game: Game, report: Report) -> None:
+    shared = _shared_lists(game, report)
     first_seen: dict[str, Card] = {}
     for card in game.all_cards():
+        if card.component in shared:
+            continue  # its list is another component's: said once, at its cards key
         first = first_seen.setdefault(card.id, card)
         if first is not card:
             report.error(f"duplicate card id {card.id!r} (first at {_place(game, first, card)})",
                          *where(card.source), "give every card a unique id")
+
+
+def _shared_lists(game: Game, report: Report) -> set[str]:
+    """Components whose card list another component reads too: one error at the second's ``cards`` key,
+    not a duplicate id per row, each "first at" its own line."""
+    readers: dict[Path, str] = {}
+    shared = set()
+    for component in game.components.values():
+        if component.cards_file is None or not component.cards_file.is_file():
+            continue
+        first = readers.setdefault(component.cards_file.resolve(), component.id)
+        if first != component.id:
+            shared.add(component.id)
+            line = game.manifest.line_of("components", component.id, "cards") if game.manifest else None
+            report.error(f"component {component.id!r} reads {_rel(component.cards_file, game)}, the card list of "
+                         f"component {first!r}: every card id in it would be printed twice", _manifest(game), line,
+                         "give each component its own card list (card ids are unique across the game)")
+    return shared
 
 
 def _place(game: Game, first: Card, again: Card) -> str:
