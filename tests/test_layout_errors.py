@@ -257,6 +257,21 @@ def test_a_description_that_is_no_text_is_a_warning_at_its_line(game: NewGame, v
     assert "should be text in quotes (ignored)" in warnings[0]
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_element_in_error_is_reported_in_one_run(game: NewGame, command: str) -> None:
+    """The first mistake of a card's layout hid the others until it was fixed: three runs for three."""
+    game.write_layout(f"{LAYOUT_HEAD}[[element]]\ntype = \"text\"\ntext = \"{{{{ card.nmae }}}}\"\n\n"
+                      "[[element]]\ntype = \"text\"\nw = \"widht - 4\"\ntext = \"x\"\n\n"
+                      "[[element]]\ntype = \"rect\"\nfill = \"purple\"\n")
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {5}, "card has no field 'nmae' (did you mean 'name'?)")
+    assert_error_at(result, "my-face.toml", {9}, "unknown name 'widht' (did you mean 'width'?)")
+    assert_error_at(result, "my-face.toml", {14}, "unknown colour 'purple'")
+    assert len(error_lines(result)) == 3, result.output
+    assert game.pdfs_written() == []
+
+
 def test_text_outside_the_safe_zone_is_a_warning(game: NewGame) -> None:
     game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "text"\nx = 1\ny = 5\nw = 40\nh = 10\n'
                       'text = "{{ card.name }}"\n')

@@ -142,7 +142,11 @@ class Binder:
         self._plans: dict[tuple, list[_ElementPlan]] = {}
         self._plain_fields: dict[str, tuple[str, str] | None] = {}  # template -> (object, field) it prints
 
-    def resolve(self, layout: Layout, context: Mapping[str, Any]) -> list[Resolved]:
+    def resolve(self, layout: Layout, context: Mapping[str, Any],
+                problems: list[BindError] | None = None) -> list[Resolved]:
+        """Every element evaluated for one card. A layout mistake raises :class:`BindError`; with
+        ``problems``, each element in error is added to it and left out, and the others are still
+        evaluated, so that a check reports every mistake of a layout at once, not the first."""
         resolved = []
         # values that read no card-level name are the same for every card of a component:
         # evaluate them once (a 5,000-card deck otherwise renders the same title 5,000 times),
@@ -169,13 +173,22 @@ class Binder:
                 values = dict(plan.static)
                 for key in plan.dynamic:
                     values[key] = self._value(key, element.values[key], context)
+                if plan.dynamic:
+                    key = None
+                    _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
+            except BindError as exc:
+                if problems is None:
+                    raise
+                problems.append(exc)
+                continue
             except Exception as exc:
                 problem = _missing_field(exc, element, context) or _binding_problem(exc)
                 if problem is None:
                     raise  # not the layout's fault: a bug keeps its traceback
-                raise BindError(problem, layout, element, key) from None
-            if plan.dynamic:
-                _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
+                if problems is None:
+                    raise BindError(problem, layout, element, key) from None
+                problems.append(BindError(problem, layout, element, key))
+                continue
             resolved.append(Resolved(element.type, values, element.line))
         return resolved
 
@@ -319,13 +332,19 @@ def _unknown_name(result: Any, context: Mapping[str, Any]) -> str | None:
 
 
 _NO_ATTRIBUTE = re.compile(r"has no attribute '([^']+)'")
+_UNDEFINED_NAME = re.compile(r"'([^']+)' is undefined")
 
 
 def _missing_field(exc: Exception, element: Element, context: Mapping[str, Any]) -> str | None:
     """Jinja2's "'dict object' has no attribute 'nme'" as "card has no field 'nme' (did you mean 'name'?)"."""
     from jinja2 import UndefinedError
 
-    match = _NO_ATTRIBUTE.search(str(exc)) if isinstance(exc, UndefinedError) else None
+    if not isinstance(exc, UndefinedError):
+        return None
+    bare = _UNDEFINED_NAME.fullmatch(str(exc))
+    if bare is not None:  # "widht - 4": a name of the layout's own, misspelt
+        return describe_missing(None, bare.group(1), context)
+    match = _NO_ATTRIBUTE.search(str(exc))
     if match is None:
         return None
     name = match.group(1)

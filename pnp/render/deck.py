@@ -113,14 +113,15 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                 if card.id in leave_out or game.names_unknown_terms(card) or not component.fields_known:
                     continue  # a misspelt term or unreadable fields are reported; its faces would fail on them
                 context = card_context(game, component, card, lang, generated, ink_saver)
-                try:
-                    with clock:
-                        face = binder.resolve(layouts["face"], context)
-                        back = binder.resolve(layouts["back"], context)
-                except BindError as exc:
+                mistakes: list[BindError] = []  # every element in error, face and back: all said at once
+                with clock:
+                    face = binder.resolve(layouts["face"], context, mistakes)
+                    back = binder.resolve(layouts["back"], context, mistakes)
+                for exc in mistakes:
                     key = LayoutProblem(exc.layout.name, exc.layout.path, exc.line, str(exc),
                                         "fix the expression, or the card data it reads")
                     failed.setdefault(key, []).append(card.id)
+                if mistakes:
                     continue
                 problems = [problem for role, elements in (("face", face), ("back", back))
                             for problem in _check_elements(game, component, card, layouts[role], elements, shelf,

@@ -18,7 +18,7 @@ from pnp.render.fonts import FontSet, prepare_fonts
 from pnp.render.paper import parse_paper
 from pnp.render.sheet_geometry import ImpositionError
 from pnp.write.jobs import Job
-from pnp.write.runner import UnitState, writer
+from pnp.write.runner import ReportedAlready, UnitState, writer
 
 
 def _bound(state: UnitState, ink_saver: bool = False) -> BoundComponent:
@@ -28,7 +28,9 @@ def _bound(state: UnitState, ink_saver: bool = False) -> BoundComponent:
         bound = bind_game(state.game, state.rules, state.unit.lang, report, ink_saver=ink_saver,
                           components=(state.unit.component,))
         state.report.extend(report)
-        if report.errors or state.unit.component not in bound:
+        if report.errors:
+            raise ReportedAlready  # the layouts' errors, each at its line: a summary would be one more error
+        if state.unit.component not in bound:
             raise DataError(f"{state.game.id}: the layouts of {state.unit.component!r} have errors (see above)")
         return bound[state.unit.component]
     return state.memo(f"bound-{ink_saver}", bind)  # type: ignore[return-value]

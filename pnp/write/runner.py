@@ -102,6 +102,10 @@ class UnitState:
         return self._cache[name]
 
 
+class ReportedAlready(Exception):
+    """A job cannot be written for errors already in the unit's report: it is left out, said nowhere again."""
+
+
 def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
     """Build every stale job of a unit. Runs in a worker process or in-process.
 
@@ -143,6 +147,8 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
                 stamps.record(job.path, job.key, written, issues, said)
             except DataError as exc:
                 result.report.diagnostics.append(exc.diagnostic)
+                continue
+            except ReportedAlready:
                 continue
             except OSError as exc:
                 problem = output_problem(exc, job.path, unit.stamp_root.parent.parent)  # <out>/.cache/stamps
