@@ -136,7 +136,8 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Pat
 @_games_languages_papers_what
 @click.option("--only", "only", multiple=True, metavar="CARD-ID",
               help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
+@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.",
+              callback=lambda _ctx, _param, value: _finite(value, "--bleed"))
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default=None,
               help="How your printer flips duplex pages (default: long, or the printer profile's).")
 @click.option("--back-offset", type=OffsetParam(), default=None, metavar="X,Y",
@@ -227,13 +228,32 @@ def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) ->
 @click.option("--paper", type=PaperParam(), default="a4", show_default=True)
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How your printer flips duplex pages.")
-@click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).")
+@click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).",
+              callback=lambda _ctx, _param, value: _calibration_language(value))
 @_out_option
 def calibrate(paper: str, duplex_edge: str, lang: str, out: Path | None) -> None:
     """Print a duplex test sheet to measure how far your printer shifts the backs."""
     from pnp.commands.calibrate import run_calibrate
 
     sys.exit(run_calibrate(paper, duplex_edge, lang, out))
+
+
+def _finite(value: float, option: str) -> float:
+    """click's FloatRange lets NaN through (no comparison with it is true); it broke the drawing."""
+    if value != value:
+        raise click.BadParameter(f"{value!r} is not a number of mm", param_hint=f"'{option}'")
+    return value
+
+
+def _calibration_language(lang: str) -> str:
+    """A language the sheet is written in: it also names the file, so nothing else (a path) gets through."""
+    from pnp.render.calibration_words import CALIBRATION_TEXTS
+
+    if lang not in CALIBRATION_TEXTS:
+        shown = (lang[:40] + "...") if len(lang) > 40 else lang
+        raise click.BadParameter(f"{shown!r}: the calibration sheet is written in {', '.join(CALIBRATION_TEXTS)} only",
+                                 param_hint="'--lang'")
+    return lang
 
 
 def main() -> None:

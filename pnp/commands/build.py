@@ -75,6 +75,9 @@ def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) ->
 
 
 def run_build(data: Path | None, request: BuildRequest) -> int:
+    # "--lang en --lang en" or "--paper a4 --paper A4" asks for each once: not two jobs writing one file
+    request = replace(request, languages=tuple(dict.fromkeys(request.languages)),
+                      papers=tuple(dict.fromkeys(request.papers)), what=tuple(dict.fromkeys(request.what)))
     root = data_dir(data)
     if request.out is None:
         request = replace(request, out=default_output(explicit_data=data is not None))

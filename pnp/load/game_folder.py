@@ -121,31 +121,48 @@ def resolve_games(data: Path, names: tuple[str, ...], report: Report, explicit_d
                          "run pnp from a folder that holds data/<game-id>/game.toml, pass --data DIR, "
                          "or start one with 'pnp new GAME-ID'")
         return found
-    folders = []
-    for name in names:
-        candidate = Path(name)
-        if (data / name / MANIFEST).is_file() and not (candidate / MANIFEST).is_file():
-            candidate = data / name  # a game id, though a folder of that name (its pictures, say) is here too
-        elif candidate.exists() and (candidate.is_dir() or candidate.is_file()):
-            candidate = candidate.resolve()  # "." names the folder it is: its name is the game id
-        elif standing_in is not None and name == standing_in.name:
-            candidate = standing_in
-        else:
-            candidate = data / name
-        if not candidate.exists():
-            known = ", ".join(p.name for p in discover(data)) or "none"
-            report.error(f"no game {name!r} in {data}", None, None, f"games found: {known}")
+    folders: list[Path] = []
+    for name in dict.fromkeys(names):  # "two-ops two-ops" is one game, built once
+        try:
+            found = _named_game(data, name, standing_in, report)
+        except OSError as exc:  # a name too long for the file system, say: no such game, whatever else
+            report.error(f"no game {_shown(name)!r}: {exc.strerror or exc}", None, None,
+                         "name a game folder under --data, or a path to one")
             continue
-        if not candidate.is_dir():
-            report.error("a game must be a folder, but this is a file", candidate, None,
-                         "pass the folder that holds game.toml")
-            continue
-        if not (candidate / MANIFEST).is_file():
-            report.error(f"no {MANIFEST} in this folder", candidate, None,
-                         f"create {candidate / MANIFEST}, or start a game with 'pnp new GAME-ID'")
-            continue
-        folders.append(candidate)
+        if found is not None and found not in folders:
+            folders.append(found)
     return folders
+
+
+def _shown(name: str) -> str:
+    """A name the user typed, cut to what a message can show."""
+    return name if len(name) <= 60 else name[:57] + "..."
+
+
+def _named_game(data: Path, name: str, standing_in: Path | None, report: Report) -> Path | None:
+    """The folder a game argument names, or None (reported)."""
+    candidate = Path(name)
+    if (data / name / MANIFEST).is_file() and not (candidate / MANIFEST).is_file():
+        candidate = data / name  # a game id, though a folder of that name (its pictures, say) is here too
+    elif candidate.exists() and (candidate.is_dir() or candidate.is_file()):
+        candidate = candidate.resolve()  # "." names the folder it is: its name is the game id
+    elif standing_in is not None and name == standing_in.name:
+        candidate = standing_in
+    else:
+        candidate = data / name
+    if not candidate.exists():
+        known = ", ".join(p.name for p in discover(data)) or "none"
+        report.error(f"no game {_shown(name)!r} in {data}", None, None, f"games found: {known}")
+        return None
+    if not candidate.is_dir():
+        report.error("a game must be a folder, but this is a file", candidate, None,
+                     "pass the folder that holds game.toml")
+        return None
+    if not (candidate / MANIFEST).is_file():
+        report.error(f"no {MANIFEST} in this folder", candidate, None,
+                     f"create {candidate / MANIFEST}, or start a game with 'pnp new GAME-ID'")
+        return None
+    return candidate
 
 
 def load_files(folder: Path, report: Report) -> GameFiles:

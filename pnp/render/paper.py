@@ -123,6 +123,9 @@ def _check_positive(width: float, height: float, what: str) -> None:
             raise SizeError(f"{what} {label} must be a positive number of mm, got {number:g}")
 
 
+#: PDF readers refuse a page side over 14,400 units (200 in); and a sheet that size of cards took
+#: minutes to impose for nothing a printer could print
+LARGEST_PAPER_MM = 5080.0
 SMALLEST_PAPER = PAPER_SIZES["a5"]  # rulebooks, aids and the calibration sheet are laid out down to this
 
 
@@ -140,6 +143,9 @@ def parse_paper(value: str | Sequence[float] | Paper, orientation: Orientation |
     else:
         width, height = _parse_pair(value, "paper size")
         _check_positive(width, height, "paper")
+        if max(width, height) > LARGEST_PAPER_MM:
+            raise SizeError(f"paper {width:g} × {height:g} mm is larger than a PDF page can be "
+                            f"({LARGEST_PAPER_MM:g} mm, 200 in, a side)")
         paper = Paper(f"{width:g} × {height:g} mm", width, height)
     return paper.oriented(orientation) if orientation else paper
 

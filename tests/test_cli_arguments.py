@@ -1,0 +1,85 @@
+"""Odd command-line values are usage errors with a message, never a traceback, a stray file or a hang.
+
+Each case is one a fuzz of every command's options found (30 November 2026): what it did before is
+said at the test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def invoke(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+@pytest.mark.parametrize("lang", ["/../../escaped", "../two-ops", "fr", "", "JA",
+                                  pytest.param("x" * 10_000, id="long")])
+def test_calibrate_takes_only_a_language_its_sheet_is_written_in(tmp_path: Path, lang: str) -> None:
+    """--lang named the file: '/../../escaped' wrote escaped.pdf outside --out, and 'fr' wrote an
+    English sheet called ...-fr.pdf."""
+    out = tmp_path / "a" / "b" / "out"
+    result = invoke("calibrate", "--lang", lang, "--out", str(out))
+    assert result.exit_code == 2, result.output
+    assert "the calibration sheet is written in en, ja only" in result.output
+    assert list(tmp_path.rglob("*.pdf")) == []
+
+
+def test_calibrate_in_japanese_is_written(tmp_path: Path) -> None:
+    result = invoke("calibrate", "--lang", "ja", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "calibration-a4-long-ja.pdf").is_file()
+
+
+def test_a_bleed_that_is_not_a_number_is_a_usage_error(tmp_path: Path) -> None:
+    """click's range let NaN through: a traceback in the workers, or 53 blank PNGs and exit 0."""
+    result = invoke("build", "--data", str(DATA), "two-ops", "--bleed", "nan", "--out", str(tmp_path))
+    assert result.exit_code == 2
+    assert "Invalid value for '--bleed': nan is not a number of mm" in result.output
+    assert not list(tmp_path.rglob("*.*"))
+
+
+@pytest.mark.parametrize("paper", ["100000x100000", "5081x300"])
+def test_a_paper_larger_than_a_pdf_page_is_a_usage_error(tmp_path: Path, paper: str) -> None:
+    """A 100 m sheet took minutes per output, and calibrate wrote one with exit 0."""
+    for args in (["build", "--data", str(DATA), "two-ops"], ["calibrate"]):
+        result = invoke(*args, "--paper", paper, "--out", str(tmp_path))
+        assert result.exit_code == 2, result.output
+        assert "is larger than a PDF page can be (5080 mm, 200 in, a side)" in result.output
+
+
+def test_a_game_name_too_long_for_the_file_system_is_no_game(tmp_path: Path) -> None:
+    """It stopped with OSError 'File name too long' and its traceback."""
+    name = "x" * 10_000
+    for command in ("check", "build", "i18n"):
+        result = invoke(command, "--data", str(DATA), name)
+        assert result.exit_code == 1, result.output
+        assert f"no game '{'x' * 57}...': File name too long" in result.output
+        assert name not in result.output
+
+
+def test_a_game_id_too_long_is_refused_by_new(tmp_path: Path) -> None:
+    result = invoke("new", "--data", str(tmp_path), "x" * 300)
+    assert result.exit_code == 2
+    assert "is 300 characters; keep it to 64" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_language_or_paper_named_twice_is_built_once(tmp_path: Path) -> None:
+    """Each was built again: 'wrote 4 file(s)' for one file, two jobs writing the same path."""
+    result = invoke("build", "--data", str(DATA), "two-ops", "two-ops", "--what", "cards", "--what", "cards",
+                    "--lang", "en", "--lang", "en", "--paper", "a4", "--paper", "A4", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "wrote 1 file(s) in 1 folder(s)" in result.output
+    assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.pdf")] == [
+        "two-ops/en/a4/cards-deck.pdf"]
