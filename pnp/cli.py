@@ -258,8 +258,9 @@ def _calibration_language(lang: str) -> str:
 
 def main() -> None:
     """The `pnp` console command: the CLI, then a quick exit (see pnp.commands.quick_exit)."""
-    from pnp.commands.quick_exit import leave
+    from pnp.commands.quick_exit import leave, stop_on_sigterm
 
+    stop_on_sigterm()
     try:
         cli(prog_name="pnp")
     except SystemExit as stop:

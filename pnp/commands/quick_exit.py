@@ -14,6 +14,18 @@ import sys
 import threading
 
 
+def stop_on_sigterm() -> None:
+    """SIGTERM (a service manager, ``kill``, a CI timeout) stops pnp as Ctrl-C does, with status 143: by an
+    exception, so that a file being written is deleted and a parallel build stops its workers. Its
+    default action killed the process at once, and left the workers of a parallel build running."""
+    import signal
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def exit_status(code: object) -> int:
     """The status `sys.exit(code)` would give: None is 0, an int is itself, anything else is printed and 1."""
     if code is None:

@@ -16,6 +16,15 @@ from typing import BinaryIO
 
 from pnp.write.release import close_in_background, exchange, hold_if_large
 
+_UNFINISHED: set[Path] = set()  # temporary files being written by this process
+
+
+def remove_unfinished() -> None:
+    """Delete the temporary files this process is writing: for a worker told to stop (SIGTERM), which
+    leaves without unwinding the write that an exception would clean up."""
+    for temp in list(_UNFINISHED):
+        _remove_quietly(temp)
+
 
 def _temp_path_next_to(target: Path) -> tuple[Path, int]:
     """Create a new, exclusive temp file beside `target`.
@@ -59,6 +68,7 @@ def atomic_write(path: str | os.PathLike[str], durable: bool = False) -> Iterato
     """
     target = Path(path)
     temp, fd = _temp_path_next_to(target)
+    _UNFINISHED.add(temp)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
@@ -81,3 +91,5 @@ def atomic_write(path: str | os.PathLike[str], durable: bool = False) -> Iterato
     except BaseException:
         _remove_quietly(temp)
         raise
+    finally:
+        _UNFINISHED.discard(temp)

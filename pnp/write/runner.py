@@ -222,11 +222,18 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
         else:
             from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
 
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            from pnp.write.workers import stop_workers, worker_started
+
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_started, initargs=(os.getpid(),))
+            try:
                 futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
                 for index, future in futures.items():
                     results[index] = future.result()
                     bar.update(1)
+            except BaseException:  # Ctrl-C, SIGTERM or a bug: not every queued unit first
+                stop_workers(pool)
+                raise
+            pool.shutdown()
     remember_for_next_build()  # what planning hashed, for builds that had nothing to draw
     for index in sorted(results):
         summary.add(results[index])
