@@ -83,3 +83,30 @@ def test_a_game_language_or_paper_named_twice_is_built_once(tmp_path: Path) -> N
     assert "wrote 1 file(s) in 1 folder(s)" in result.output
     assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.pdf")] == [
         "two-ops/en/a4/cards-deck.pdf"]
+
+
+@pytest.mark.parametrize("epoch", ["abc", "1e20", "99999999999999999999", "-5"])
+def test_a_source_date_epoch_that_is_no_time_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         epoch: str) -> None:
+    """reportlab's int() stopped the build with its traceback."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    for args in (["build", "--data", str(DATA), "two-ops", "--what", "cards"], ["calibrate"]):
+        result = invoke(*args, "--out", str(tmp_path))
+        assert result.exit_code == 1, result.output
+        assert f"error: SOURCE_DATE_EPOCH='{epoch}' is not a time pnp can date a PDF by" in result.output
+        assert "fix: set it to whole seconds since 1970" in result.output
+    assert not list(tmp_path.rglob("*.pdf"))
+
+
+def test_a_cache_folder_that_cannot_be_made_is_an_error_naming_pnp_cache_dir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mkdir's traceback, or 'cannot write .../fonts' with a fix that blamed --out."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(blocker / "cache"))
+    for args in (["build", "--data", str(DATA), "two-ops", "--what", "cards"], ["calibrate"]):
+        result = invoke(*args, "--out", str(tmp_path / "out"))
+        assert result.exit_code == 1, result.output
+        assert f"error: PNP_CACHE_DIR {blocker / 'cache'}: Not a directory" in result.output
+        assert "fix: set PNP_CACHE_DIR to a folder you can write to" in result.output
+    assert not (tmp_path / "out").exists()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, default_output, resolve_games
@@ -78,6 +79,8 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     # "--lang en --lang en" or "--paper a4 --paper A4" asks for each once: not two jobs writing one file
     request = replace(request, languages=tuple(dict.fromkeys(request.languages)),
                       papers=tuple(dict.fromkeys(request.papers)), what=tuple(dict.fromkeys(request.what)))
+    if not environment_usable():
+        return 1
     root = data_dir(data)
     if request.out is None:
         request = replace(request, out=default_output(explicit_data=data is not None))

@@ -15,6 +15,10 @@ from pnp.write.output_errors import output_problem
 
 
 def run_calibrate(paper: str, duplex_edge: str, lang: str, out: Path | None) -> int:
+    from pnp.commands.environment import environment_usable
+
+    if not environment_usable():
+        return 1
     out = default_output() if out is None else out
     texts = calibration_texts(lang)
     fontset = prepare_fonts(all_calibration_strings(lang), font_cache_dir())
