@@ -153,6 +153,33 @@ def test_accepting_in_the_source_language_is_refused(copy: Path, capsys: pytest.
     assert not (copy / "rules" / "en.sources.toml").exists()
 
 
+def test_accepting_one_section_does_not_overwrite_records_that_cannot_be_read(
+        copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The file was rewritten with only the section named: every other record, lost to a typo."""
+    records = copy / "rules" / "ja.sources.toml"
+    damaged = records.read_text(encoding="utf-8") + "x = = 1\n"
+    records.write_text(damaged, encoding="utf-8")
+    assert run_i18n(copy.parent, ("two-ops",), "ja", accept=["scoring"]) == 1
+    said = capsys.readouterr().err
+    assert "error: nothing recorded: ja.sources.toml cannot be read as it is" in said
+    assert "fix: fix it by hand, or record every section afresh: pnp i18n two-ops --lang ja --accept-all" in said
+    assert said.count("malformed TOML") == 1
+    assert records.read_text(encoding="utf-8") == damaged
+    # recording every section afresh is what the fix offers: it rewrites the file, and the game checks clean
+    assert run_i18n(copy.parent, ("two-ops",), "ja", accept_all=True) == 0
+    assert "malformed" not in capsys.readouterr().err
+    assert check(copy).errors == []
+
+
+def test_records_that_cannot_be_written_are_an_error(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder in the file's place: os.replace's IsADirectoryError and its traceback."""
+    records = copy / "rules" / "ja.sources.toml"
+    records.unlink()
+    records.mkdir()
+    assert run_i18n(copy.parent, ("two-ops",), "ja", accept_all=True) == 1
+    assert "error: nothing recorded: cannot write ja.sources.toml: Is a directory" in capsys.readouterr().err
+
+
 def test_a_changed_number_in_a_translation_is_caught(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ja = copy / "rules" / "ja.md"
     edit(ja, "大きい方の数に5を足します", "大きい方の数に６を足します")  # full width: NFKC makes it 6

@@ -78,6 +78,6 @@ def _translations(game: Game) -> str:
 
 
 def _echo(report: Report) -> bool:
-    for diagnostic in report.diagnostics:
+    for diagnostic in dict.fromkeys(report.diagnostics):  # accepting reads the records too: said once
         click.echo(diagnostic.format(Path.cwd()), err=True)
     return bool(report.errors)

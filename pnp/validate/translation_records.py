@@ -152,8 +152,16 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     by_id = {s.id: s for s in source_sections if s.id}
     present = {s.id for s in target_sections}
     wanted = [s for s in by_id if s in present] if section_ids is None else list(section_ids)
-    # records of sections the source no longer has are dropped: the file is rewritten whole
-    recorded = {key: text for key, text in load_translated_sources(game, lang, report).items() if key in by_id}
+    path = sources_path(game, lang)
+    if section_ids is not None and path.exists() and not _readable(path, report):
+        # rewriting it would keep only the sections named now: every other record, lost
+        report.error(f"nothing recorded: {path.name} cannot be read as it is", path, None,
+                     f"fix it by hand, or record every section afresh: pnp i18n {game.id} --lang {lang} --accept-all")
+        return []
+    # records of sections the source no longer has are dropped: the file is rewritten whole. With
+    # --accept-all every section is recorded afresh, so what was wrong in the old file no longer is
+    old_problems = report if section_ids is not None else Report()
+    recorded = {key: text for key, text in load_translated_sources(game, lang, old_problems).items() if key in by_id}
     accepted = []
     for section_id in wanted:
         if section_id not in by_id:
@@ -168,5 +176,20 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
         recorded[section_id] = by_id[section_id].text
         accepted.append(section_id)
     if accepted:
-        write_translated_sources(game, lang, recorded)
+        try:
+            write_translated_sources(game, lang, recorded)
+        except OSError as exc:
+            report.error(f"nothing recorded: cannot write {path.name}: {exc.strerror or exc}", path, None,
+                         "it must be a file pnp can write (rename what is in its way)")
+            return []
     return accepted
+
+
+def _readable(path: Path, report: Report) -> bool:
+    """Whether the records file parses as TOML (a problem inside it is reported by the loading)."""
+    try:
+        load_toml(path)
+    except DataError as exc:
+        report.diagnostics.append(exc.diagnostic)
+        return False
+    return True
