@@ -110,3 +110,16 @@ def test_a_cache_folder_that_cannot_be_made_is_an_error_naming_pnp_cache_dir(
         assert f"error: PNP_CACHE_DIR {blocker / 'cache'}: Not a directory" in result.output
         assert "fix: set PNP_CACHE_DIR to a folder you can write to" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_a_new_game_folder_opens_for_everyone_the_umask_lets(tmp_path: Path) -> None:
+    """It was made with mkdtemp's 0700 and renamed into place: a folder only its maker could open."""
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        assert invoke("new", "--data", str(tmp_path), "shared").exit_code == 0
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "shared").stat().st_mode & 0o777 == 0o755
+    assert (tmp_path / "shared" / "cards").stat().st_mode & 0o777 == 0o755

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 import shutil
 import tempfile
 from importlib.resources.abc import Traversable
@@ -22,6 +23,13 @@ if TYPE_CHECKING:
 
 
 LONGEST_GAME_ID = 64
+
+
+def _umask() -> int:
+    """The process's umask: read by setting it, so set it straight back."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None = None) -> int:
@@ -66,6 +74,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         # Build the folder beside its destination and rename it into place, so an
         # interrupted `pnp new` never leaves a half-made game behind.
         staging = Path(tempfile.mkdtemp(prefix=f".{game_id}-", dir=folder.parent))
+        staging.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would survive the rename: a folder only its maker opens
     except OSError as exc:
         problem = output_problem(exc, folder, folder.parent, option="--data DIR")
         if problem is None:
