@@ -123,3 +123,30 @@ def test_a_new_game_folder_opens_for_everyone_the_umask_lets(tmp_path: Path) -> 
         os.umask(mask)
     assert (tmp_path / "shared").stat().st_mode & 0o777 == 0o755
     assert (tmp_path / "shared" / "cards").stat().st_mode & 0o777 == 0o755
+
+
+@pytest.mark.parametrize("out", ["data", "data/two-ops", "data/two-ops/cards"])
+def test_outputs_among_a_games_files_are_refused(tmp_path: Path, out: str) -> None:
+    """They were read as the game's files: each build changed the next one's inputs (pnp watch rebuilt
+    itself), and --out data/two-ops/cards hid the card lists from the up-to-date check."""
+    import shutil
+
+    shutil.copytree(DATA / "two-ops", tmp_path / "data" / "two-ops")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = invoke("build", "--data", str(tmp_path / "data"), "two-ops", "--what", "cards", "--out",
+                    str(tmp_path / out))
+    assert result.exit_code == 1, result.output
+    assert "puts the outputs among the files of the game folder" in result.output
+    assert "fix: build into a folder outside the game folders" in result.output
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_a_folder_of_its_own_inside_a_game_takes_outputs(tmp_path: Path) -> None:
+    """Guard: the output/ folder of a game folder on its own is where its outputs go by default."""
+    import shutil
+
+    shutil.copytree(DATA / "two-ops", tmp_path / "data" / "two-ops")
+    args = ("build", "--data", str(tmp_path / "data"), "two-ops", "--what", "cards", "--paper", "a4", "--lang", "en",
+            "--out", str(tmp_path / "data" / "two-ops" / "output"))
+    assert "wrote 1 file(s)" in invoke(*args).output
+    assert "1 up to date" in invoke(*args).output

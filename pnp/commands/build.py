@@ -12,7 +12,7 @@ import click
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
-from pnp.load.game_folder import data_dir, default_output, resolve_games
+from pnp.load.game_folder import data_dir, default_output, outputs_among_inputs, resolve_games
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
@@ -88,6 +88,13 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     folders = resolve_games(root, request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
+    among = outputs_among_inputs(request.out, folders)
+    if among is not None:
+        click.echo(f"error: --out {request.out} puts the outputs among the files of the game folder {among}, "
+                   "which are its inputs: each build would change what the next one reads", err=True)
+        click.echo("    fix: build into a folder outside the game folders (the default is output/ beside data/)",
+                   err=True)
+        return 1
     failed = bool(report.errors)
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}

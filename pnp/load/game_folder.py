@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,6 +97,25 @@ def default_output(explicit_data: bool = False) -> Path:
             return Path("output")
         project = game.parent.parent if game.parent.name == "data" else game
     return Path(os.path.relpath(project / "output", here))
+
+
+def outputs_among_inputs(out: Path, games: Sequence[Path]) -> Path | None:
+    """The game folder whose files the outputs under ``out`` would land among, if any.
+
+    Everything in a game folder is an input, except a folder pnp built into (is_output_folder). So
+    ``--out data`` (outputs in data/<game>/) or ``--out data/<game>`` made each build's PDFs inputs
+    of the next, and ``--out data/<game>/cards`` hid the card lists from the up-to-date check. A new
+    or output folder inside a game (the default output/ of a game folder on its own, or cards/out)
+    is fine: once built into, it is skipped whole.
+    """
+    target = out.resolve()
+    for game in games:
+        folder = game.resolve()
+        if folder == target or folder.parent == target:
+            return game  # the game folder itself, or the folder of games: outputs in <out>/<game id>/
+        if folder in target.parents and target.is_dir() and not is_output_folder(target) and any(target.iterdir()):
+            return game  # a folder of the game's own files: built into, it would count as outputs, unread
+    return None
 
 
 def is_output_folder(path: str | Path) -> bool:
