@@ -196,17 +196,19 @@ def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tu
 def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
           what: tuple[str, ...], out: Path | None) -> None:
     """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any)."""
-    from pnp.commands.build import BuildRequest, run_build
+    from pnp.commands.build import BuildRequest, request_usable, run_build
     from pnp.commands.watch import run_watch
     from pnp.load.game_folder import data_dir
     from pnp.write.jobs import BuildOptions
 
-    def build_games(names: tuple[str, ...]) -> int:
-        request = BuildRequest(games=names, languages=languages, papers=papers, out=out,
-                               options=BuildOptions(png="png" in what), what=what)
-        return run_build(data, request)
+    def request(names: tuple[str, ...]) -> BuildRequest:
+        return BuildRequest(games=names, languages=languages, papers=papers, out=out,
+                            options=BuildOptions(png="png" in what), what=what)
 
-    sys.exit(run_watch(data_dir(data), build_games, games, explicit_data=data is not None))
+    if not request_usable(data, request(games)):
+        sys.exit(1)
+    sys.exit(run_watch(data_dir(data), lambda names: run_build(data, request(names)), games,
+                       explicit_data=data is not None))
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})

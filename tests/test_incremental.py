@@ -197,6 +197,28 @@ def test_watch_of_an_unknown_game_says_so(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "no game 'nosuch'" in result.output
 
 
+@pytest.mark.parametrize("args, said", [
+    (["--data", "{tmp}/nowhere"], "no game folders found in"),
+    (["--data", "{tmp}/empty"], "no game folders found in"),
+    (["--data", "{data}", "take-over-that-job", "--lang", "fr"], "--lang fr: no game being built ships in that"),
+    (["--data", "{data}", "--out", "{data}"], "puts the outputs among the files of the game folder"),
+])
+def test_watch_stops_at_once_on_what_no_saved_file_can_fix(data: Path, tmp_path: Path, args: list[str],
+                                                           said: str) -> None:
+    """It printed the error, then watched until killed, printing it again at every save. A subprocess
+    with a deadline, so that a watch that does not stop fails this test rather than hangs it."""
+    import subprocess
+    import sys
+
+    (tmp_path / "empty").mkdir()
+    args = [arg.format(tmp=tmp_path, data=data) for arg in args]
+    done = subprocess.run([sys.executable, "-c", "from pnp.cli import main; main()", "watch", *args],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert said in done.stderr
+    assert "watching" not in done.stdout
+
+
 def test_a_file_saved_during_a_rebuild_is_rebuilt_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The designer saves again while pnp is still building: that save must get its own build."""
     import threading

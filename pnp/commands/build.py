@@ -75,17 +75,23 @@ def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) ->
     return kinds
 
 
-def run_build(data: Path | None, request: BuildRequest) -> int:
-    # "--lang en --lang en" or "--paper a4 --paper A4" asks for each once: not two jobs writing one file
+def settled_request(data: Path | None, request: BuildRequest) -> BuildRequest:
+    """The request as built: each language, paper and --what once ("--lang en --lang en" is not two jobs
+    writing one file), and the default output folder filled in."""
     request = replace(request, languages=tuple(dict.fromkeys(request.languages)),
                       papers=tuple(dict.fromkeys(request.papers)), what=tuple(dict.fromkeys(request.what)))
-    if not environment_usable():
-        return 1
-    root = data_dir(data)
     if request.out is None:
         request = replace(request, out=default_output(explicit_data=data is not None))
+    return request
+
+
+def request_folders(data: Path | None, request: BuildRequest) -> tuple[list[Path], bool] | None:
+    """The game folders a request names, and whether all it named were found; None (errors shown) when it
+    cannot be built as asked, whatever the games' files say: the environment, or an --out among them."""
+    if not environment_usable():
+        return None
     report = Report()
-    folders = resolve_games(root, request.games, report, explicit_data=data is not None)
+    folders = resolve_games(data_dir(data), request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:
         click.echo(diagnostic.format(Path.cwd()), err=True)
     among = outputs_among_inputs(request.out, folders)
@@ -94,8 +100,29 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
                    "which are its inputs: each build would change what the next one reads", err=True)
         click.echo("    fix: build into a folder outside the game folders (the default is output/ beside data/)",
                    err=True)
+        return None
+    return folders, not report.errors
+
+
+def request_usable(data: Path | None, request: BuildRequest) -> bool:
+    """Whether a request can ever be built as asked, whatever is later saved in the games' files: for
+    `pnp watch`, which otherwise watched on after an unknown game, a --data that is no folder of games
+    or a --lang no game ships, repeating the error at every save (errors shown)."""
+    request = settled_request(data, request)
+    named = request_folders(data, request)
+    if named is None or not named[1]:
+        return False
+    games = [game for folder in named[0] if (game := load_game(folder, Report())) is not None]
+    return _languages_shipped(request.languages, games)
+
+
+def run_build(data: Path | None, request: BuildRequest) -> int:
+    request = settled_request(data, request)
+    named = request_folders(data, request)
+    if named is None:
         return 1
-    failed = bool(report.errors)
+    folders, found = named
+    failed = not found
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}
     for folder in folders:
