@@ -51,11 +51,13 @@ def _line_of(text: str, offset: int) -> int:
 def check_player_mentions(game: Game, lang: str, path: Path, text: str, report: Report) -> None:
     """Report players written literally in ``text`` (rules/<lang>.md) and ``player()`` calls naming no player."""
     players = example_players(game)
-    if not players:
-        return
     for match in _PLAYER_CALL.finditer(text):
         player = match.group(2)
-        if player not in players:
+        if not players:  # no example names its players: every player() prints its bare id
+            report.error(f"player({player!r}) names no player of the examples: the rulebook would print {player!r}",
+                         path, _line_of(text, match.start(2)),
+                         "no worked example has players (examples.toml inputs.players): write the name in the text")
+        elif player not in players:
             hint = closest(player, players)
             report.error(f"player({player!r}) names no player of the examples: the rulebook would print {player!r}",
                          path, _line_of(text, match.start(2)),

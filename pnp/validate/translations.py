@@ -45,6 +45,7 @@ from pnp.render.rule_template import compute_results
 from pnp.render.ruletext import load_rule_text
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
+from pnp.validate.card_mentions import check_card_mentions
 from pnp.validate.glossary import Glossary, load_glossary
 from pnp.validate.player_mentions import check_player_mentions
 from pnp.validate.rule_prose import numbers, placeholders, prose
@@ -300,6 +301,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
             placed[lang] = {ref.example for ref in text.examples}
             check_glyphs(text, report, game.fonts)
             check_player_mentions(game, lang, path, raw or "", report)
+            check_card_mentions(game, path, raw or "", report)
     _check_placements(game, placed, report)
     for status in analyse_translations(game, report):
         if not unreadable & {status.lang, game.source_language}:  # else every section would be "missing"
