@@ -94,10 +94,11 @@ def cli() -> None:
 @_data_option
 @click.argument("games", nargs=-1)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (notes never fail).")
-@click.option("--lang", default="en", show_default=True, help="Language for titles in the report.")
+@click.option("--lang", default=None,
+              help="Language for titles in the report (default: en, or each game's source language).")
 @click.option("--format", "output", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
               help="json: one document of every finding; github: GitHub Actions annotations on the lines.")
-def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str, output: str) -> None:
+def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | None, output: str) -> None:
     """Check that each game's components, setup and examples add up.
 
     GAMES are game ids under --data, or paths to game folders; none means all.

@@ -55,3 +55,14 @@ def test_check_list_and_i18n_say_which_language_was_meant() -> None:
     assert "did you mean ja?" in translations.output
     fine = CliRunner().invoke(cli, ["check", "--data", str(DATA), "two-ops", "--lang", "ja"])
     assert "--lang" not in fine.output
+    # a warning like any other: --strict fails on it (it exited 0)
+    strict = CliRunner().invoke(cli, ["check", "--data", str(DATA), "two-ops", "--lang", "jp", "--strict"])
+    assert strict.exit_code == 1, strict.output
+
+
+def test_a_game_in_french_only_checks_without_a_language_warning(tmp_path: Path) -> None:
+    """--lang was never given, yet every check warned '--lang en: no game checked ships in that language'."""
+    assert CliRunner().invoke(cli, ["new", "--data", str(tmp_path), "jeu", "--lang", "fr"]).exit_code == 0
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path), "jeu", "--strict"])
+    assert result.exit_code == 0, result.output
+    assert "--lang" not in result.output

@@ -14,9 +14,15 @@ from pnp.validate import check_folder
 from pnp.validate.summary import format_check
 
 
-def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str, output: str = "text") -> int:
+def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | None = None,
+              output: str = "text") -> int:
     """Check the games and print the report: tables and problems (text), one JSON document (json), or
-    GitHub Actions annotations (github). The exit status is the same in each."""
+    GitHub Actions annotations (github). The exit status is the same in each.
+
+    ``lang`` None: titles in English where a game ships it, else in its source language, without the
+    warning that a --lang no game ships gets (a game made in French only had it on every check).
+    """
+    asked, lang = lang, lang or "en"
     root = data_dir(data)
     report = Report()
     folders = resolve_games(root, games, report, explicit_data=data is not None)
@@ -41,9 +47,11 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
         total["warnings"] += len(result.report.warnings)
         total["notes"] += len(result.report.notes)
     shipped = {code for result in results if result.game for code in result.game.languages}
-    if shipped and lang not in shipped:  # the tables fall back to each game's source language
-        click.echo(f"warning: --lang {lang}: no game checked ships in that language; names are shown in each "
-                   f"game's source language\n    fix: {language_fix(lang, shipped)}", err=True)
+    if asked is not None and shipped and asked not in shipped:  # the tables fall back to each source language
+        click.echo(f"warning: --lang {asked}: no game checked ships in that language; names are shown in each "
+                   f"game's source language\n    fix: {language_fix(asked, shipped)}", err=True)
+        total["warnings"] += 1
+        failed = failed or strict
     games = f"{len(folders)} game" + ("s" if len(folders) != 1 else "")
     summary = (f"{games} checked: {total['errors']} error(s), {total['warnings']} warning(s), "
                f"{total['notes']} note(s) — {'FAILED' if failed else 'ok'}")
