@@ -28,7 +28,7 @@ MANIFEST_KEYS = {
 FONT_ROLES = ("regular", "bold")
 COMPONENT_KEYS = {
     "kind", "name", "count", "size", "shape", "printed", "face", "back", "cards", "provisional",
-    "fields", "grid", "orientation", "description",
+    "fields", "grid", "description",
 }
 TERM_KEYS = {"name", "rgb", "colour", "symbol", "icon", "provisional", "description"}
 SETUP_KEYS = {"players", "pool", "kinds", "in_play", "hand", "revealed", "left", "tricks", "colours", "also"}

@@ -310,7 +310,8 @@ def _component_view(component: Any, lang: str) -> dict[str, Any]:
     for card in component.cards:
         if card.kind:
             kinds[card.kind] = kinds.get(card.kind, 0) + card.count
-    return {"id": component.id, "name": component.name(lang), "count": component.count, "kinds": kinds}
+    return {"id": component.id, "name": component.name(lang), "count": component.count, "kinds": kinds,
+            "description": component.descriptions.get(lang, "")}
 
 
 def bind_example_results(source: str) -> str:
