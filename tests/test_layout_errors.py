@@ -272,6 +272,26 @@ def test_every_element_in_error_is_reported_in_one_run(game: NewGame, command: s
     assert game.pdfs_written() == []
 
 
+def test_markup_the_layout_leaves_open_is_one_error_quoting_the_layout(game: NewGame) -> None:
+    """Quoted as each card's text ("in '**Red 1'", "in '**Red 2'"...), it was ten errors for one '**'."""
+    game.write_layout(text_element("**{{ card.name }}"))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert len(error_lines(result)) == 1, result.output
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, f"cards {FIRST_CARD!r}, ", "and 6 more",
+                    "'**' opens bold text that is never closed in '**{{ card.name }}'")
+
+
+def test_markup_a_card_brings_is_said_at_that_card(game: NewGame) -> None:
+    """Guard: a card name holding '**' is the card's, quoted as it prints, naming that card alone."""
+    game.rename_card("Red 1", "Red **1")
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert len(error_lines(result)) == 1, result.output
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, f"card {FIRST_CARD!r}: ",
+                    "'**' opens bold text that is never closed in 'Red **1'")
+
+
 def test_text_outside_the_safe_zone_is_a_warning(game: NewGame) -> None:
     game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "text"\nx = 1\ny = 5\nw = 40\nh = 10\n'
                       'text = "{{ card.name }}"\n')

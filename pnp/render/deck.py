@@ -11,6 +11,7 @@ import functools
 import itertools
 import math
 import os
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -300,9 +301,29 @@ def _check_elements(game: Game, component: Component, card: Card, layout: Layout
             key = {"text": "text", "icon": "name", "pips": "icon"}.get(element.type)
             raw = _written(layout, element)
             line = raw.line_of(key) if raw is not None else element.line
-            problems.append(LayoutProblem(layout.name, layout.path, line,
-                                          found.message.replace(f"card {card.id!r}: ", "", 1), found.fix))
+            said = found.message.replace(f"card {card.id!r}: ", "", 1)
+            if element.type == "text" and raw is not None and _written_text_fails(raw, shelf, element):
+                # the layout's own text is at fault, whatever each card fills in: quote it as written,
+                # so that every card it hits is one error ("in '**Red 1'", "in '**Red 2'"... were ten)
+                resolved = str(element.values.get("text", ""))
+                said = said.replace(repr(resolved), repr(str(raw.values.get("text", ""))))
+            problems.append(LayoutProblem(layout.name, layout.path, line, said, found.fix))
     return problems
+
+
+_PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
+
+
+def _written_text_fails(raw: Element, shelf: IconShelf, element: Resolved) -> bool:
+    """Whether a text element's markup fails as the layout writes it, each placeholder a plain word."""
+    written = raw.values.get("text")
+    if not isinstance(written, str):
+        return False
+    try:
+        parse_card_markup(_PLACEHOLDER.sub("x", written), shelf, style=str(element.values.get("font", "regular")))
+    except DataError:
+        return True
+    return False
 
 
 def _written(layout: Layout, element: Resolved) -> Element | None:
