@@ -655,5 +655,5 @@ def test_a_card_too_big_for_the_paper_is_an_error_not_a_traceback(tmp_path: Path
                                       "--what", "cards", "--lang", "en", "--paper", "a5"])
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "cards-deck.pdf: a 140 × 200 mm card with 3 mm bleed does not fit on A5 paper (sheet" in result.output
+    assert "/a5/cards-deck.pdf: a 140 × 200 mm card with 3 mm bleed does not fit on A5 paper (sheet" in result.output
     assert "fix: choose a bigger --paper, or a smaller --bleed" in result.output

@@ -232,7 +232,7 @@ def test_sheet_warnings_are_reported_and_repeated_by_a_skipped_build(tmp_path: P
     manifest = game / "game.toml"
     manifest.write_text(manifest.read_text().replace('size = "poker"', 'size = "200x140"'), encoding="utf-8")
     art(game / "art" / "a.png", (200, 30, 30))
-    warning = "cards-deck.pdf: no margin is wide enough for the sheet label and the 50 mm ruler"
+    warning = "en/a4/cards-deck.pdf: no margin is wide enough for the sheet label and the 50 mm ruler"
     low_dpi = "image 'art/a.png' prints at 101 dpi"
     first = build(tmp_path)
     assert first.exit_code == 0 and "wrote 1 file(s)" in first.output
@@ -298,7 +298,7 @@ def test_no_low_ink_copy_of_a_deck_the_ink_saver_cannot_change(tmp_path: Path) -
     manifest.write_text(manifest.read_text().replace('face = "full-bleed-image"',
                                                      'face = "full-bleed-image"\nback = "picture-back"'),
                         encoding="utf-8")
-    note = ("note: cards-deck-lowink.pdf: not written, the ink saver changes nothing on these cards "
+    note = ("note: en/a4/cards-deck-lowink.pdf: not written, the ink saver changes nothing on these cards "
             "(pictures, no filled backgrounds or patterns); cards-deck.pdf is the same sheets")
     second = build_low_ink(tmp_path)
     assert second.exit_code == 0 and "wrote 1 file(s)" in second.output and note in second.output

@@ -52,7 +52,13 @@ def _card_fonts(state: UnitState) -> FontSet:
 def _warn(state: UnitState, job: Job, messages: Iterable[str]) -> None:
     """A renderer's warnings, in the build report under the file they concern (and in its stamp)."""
     for message in messages:
-        state.report.warning(f"{job.path.name}: {message}", state.game.path)
+        state.report.warning(f"{_shown(job)}: {message}", state.game.path)
+
+
+def _shown(job: Job) -> str:
+    """An output named with its language and paper folders: a build for eight papers said
+    "cards-deck.pdf" eight times, for eight different sheets."""
+    return "/".join(job.path.parts[-3:])
 
 
 @writer("cards", "fold", "lowink", "singles")
@@ -67,7 +73,7 @@ def write_cards(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
         result = write_component_pdf(state.game, bound, fontset, paper, job.lang, variant, state.unit.options.print,
                                      job.path)
     except ImpositionError as exc:  # a paper too small for the card (--paper 50x50): the user's to change
-        raise DataError(f"{job.path.name}: {exc}", state.game.path, None,
+        raise DataError(f"{_shown(job)}: {exc}", state.game.path, None,
                         "choose a bigger --paper, or a smaller --bleed") from None
     _warn(state, job, result.warnings)  # e.g. a margin too narrow for the ruler or the cutting cues
     return [job.path], list(result.issues)
@@ -77,7 +83,7 @@ def _no_low_ink(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
     """No low-ink copy of sheets it would not change; an old one, from when it did, is removed."""
     job.path.unlink(missing_ok=True)
     duplex = job.path.with_name(job.path.name.replace("-lowink.pdf", ".pdf"))
-    state.report.note(f"{job.path.name}: not written, the ink saver changes nothing on these cards (pictures, "
+    state.report.note(f"{_shown(job)}: not written, the ink saver changes nothing on these cards (pictures, "
                       f"no filled backgrounds or patterns); {duplex.name} is the same sheets", state.game.path)
     return [], []
 
