@@ -52,3 +52,11 @@ def test_game_without_solver() -> None:
     result = CliRunner().invoke(cli, ["solve", "--data", DATA, "rudy", "x"])
     assert result.exit_code == 2
     assert "has no solver" in result.output
+
+
+def test_an_unknown_game_is_said_once() -> None:
+    """It was 'no game' and then 'cannot load', two errors for one name."""
+    result = CliRunner().invoke(cli, ["solve", "--data", DATA, "nope", "7H"])
+    assert result.exit_code == 1
+    assert "error: no game 'nope'" in result.output
+    assert result.output.count("error") == 1, result.output

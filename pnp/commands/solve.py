@@ -21,7 +21,8 @@ def run_solve(data: Path | None, game_name: str, position: list[str], lang: str)
     if report.errors or game is None or rules is None:
         for diagnostic in report.diagnostics:
             click.echo(diagnostic.format(Path.cwd()), err=True)
-        click.echo(f"error: cannot load {game_name!r}; run 'pnp check {game_name}'", err=True)
+        if folders:  # an unknown game is said above; a game that is there but broken gets pointed at the check
+            click.echo(f"{game_name}: cannot be solved until it checks clean (pnp check {game_name})", err=True)
         return 1
     if rules.solve_usage is None:
         click.echo(f"error: {game.id} has no solver", err=True)
