@@ -63,6 +63,34 @@ def test_a_folder_without_pictures_or_no_folder_is_an_error(tmp_path: Path) -> N
     assert not (tmp_path / "data" / "deck").exists()
 
 
+def test_pictures_pnp_cannot_print_are_named_and_nothing_is_created(tmp_path: Path) -> None:
+    """The game was made, said to check clean, and failed its first check: an empty file, text named
+    .png, an SVG cut short, a PNG header claiming 100,000 x 140,000 pixels."""
+    import struct
+    import zlib
+
+    folder = tmp_path / "pics"
+    folder.mkdir()
+    picture(folder / "good.png", (822, 1122), "red")
+    (folder / "empty.png").write_bytes(b"")
+    (folder / "text.png").write_text("not a picture", encoding="utf-8")
+    (folder / "cut.svg").write_text("<svg", encoding="utf-8")
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    (folder / "huge.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100_000, 140_000,
+                                      8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+    code, output = run(tmp_path, "new", "deck", "--images", str(folder))
+    assert code == 1, output
+    assert "4 picture(s) pnp cannot print as they are" in output
+    for name in ("empty.png", "text.png", "cut.svg"):
+        assert name in output
+    assert "huge.png: 100,000 × 140,000 pixels, more than a PDF reader or a printer should be asked to decode" in output
+    assert "good.png" not in output
+    assert not (tmp_path / "data" / "deck").exists()
+
+
 def test_pictures_of_no_preset_shape_get_poker_and_a_word(tmp_path: Path) -> None:
     art = tmp_path / "art"
     art.mkdir()

@@ -65,10 +65,45 @@ def read_picture_folder(folder: Path) -> PictureDeck:
     faces = [path for path in pictures if path is not back]
     if not faces:
         raise PictureFolderError(f"--images {folder}: no PNG, JPEG or SVG card pictures in it")
+    unusable = [problem for path in pictures if (problem := picture_problem(path)) is not None]
+    if unusable:
+        # the game would fail its own check at once; its maker can fix or remove the files first
+        listed_problems = "\n  ".join(unusable)
+        raise PictureFolderError(f"--images {folder}: {len(unusable)} picture(s) pnp cannot print as they are:\n  "
+                                 f"{listed_problems}\nfix: save them again (PNG or JPEG, or SVG without text), or "
+                                 "remove them; nothing was created")
     taken: set[str] = set()
     cards = tuple((card_id(path.stem, taken), path.name) for path in faces)
     size, note = card_size([path for path in faces if path.suffix.lower() != ".svg"])
     return PictureDeck(folder, cards, back.name if back else None, size, note)
+
+
+def picture_problem(path: Path) -> str | None:
+    """Why a picture could not be printed as it is, said as `pnp check` would say it; None if it can."""
+    from pnp.diagnostics import DataError
+    from pnp.render.deck import LARGEST_IMAGE_PIXELS
+    from pnp.render.images import ImageFormatError, inspect_image
+
+    if path.suffix.lower() == ".svg":
+        from pnp.render.vector_art import load_svg
+
+        try:
+            load_svg(path)
+        except DataError as exc:
+            return _named(path, exc.diagnostic.message)
+        return None
+    try:
+        width, height = inspect_image(path).shown_size
+    except (ImageFormatError, OSError) as exc:
+        return _named(path, str(exc))
+    if width * height > LARGEST_IMAGE_PIXELS:
+        return (f"{path.name}: {width:,} × {height:,} pixels, more than a PDF reader or a printer should be asked "
+                f"to decode (at most {LARGEST_IMAGE_PIXELS / 1e6:.0f} megapixels)")
+    return None
+
+
+def _named(path: Path, message: str) -> str:
+    return message if path.name in message else f"{path.name}: {message}"
 
 
 def card_size(pictures: list[Path]) -> tuple[str, str]:
