@@ -301,6 +301,23 @@ def test_a_character_no_font_has_is_an_error_naming_it(tmp_path: Path, cache: Pa
     assert not (tmp_path / "x.pdf").exists()
 
 
+def test_a_character_no_font_has_is_reported_at_the_line_it_is_on(tmp_path: Path) -> None:
+    """On the second line of a paragraph it was reported at the first, quoting a line without it."""
+    from pnp.validate import check_folder
+
+    copy = tmp_path / "two-ops"
+    shutil.copytree(TWO_OPS, copy)
+    path = copy / "rules" / "en.md"
+    source = path.read_text(encoding="utf-8")
+    cut = source.index("\n## ", source.index("## ") + 3)
+    path.write_text(source[:cut] + "\n\nA first line of this paragraph\nand a second with a \U0001F3B2 die.\n"
+                    + source[cut:], encoding="utf-8")
+    second = source[:cut].count("\n") + 4
+    [error] = [d for d in check_folder(copy).report.errors if "U+1F3B2" in d.message]
+    assert error.line == second
+    assert error.message.endswith("used in 'and a second with a \U0001F3B2 die.'")
+
+
 # ----------------------------------------------------------------------------- golden image
 
 

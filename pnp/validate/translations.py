@@ -323,12 +323,34 @@ def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | Non
     """A character no font has would print as an empty box: report it at the line that uses it."""
     covered = covered_characters(fonts)
     seen: set[str] = set()
+    written: list[str] | None = None
     for block in text.walk():
         for string in block_texts(block):
             missing = covered.missing(set(string) - seen - {"\n"})
             if missing:
                 seen.update(missing)
-                report.error(no_glyph(missing, string), text.path, block.line, NO_GLYPH_FIX)
+                if written is None:
+                    try:
+                        written = text.path.read_text(encoding="utf-8", errors="replace").splitlines()
+                    except OSError:
+                        written = []
+                line, quoted = _written_line(written, block.line, min(missing, key=string.index), string)
+                report.error(no_glyph(missing, quoted), text.path, line, NO_GLYPH_FIX)
+
+
+def _written_line(lines: Sequence[str], start: int | None, char: str, fallback: str) -> tuple[int | None, str]:
+    """The line of the rule text, from a block's first line to its end, where ``char`` is written, and that
+    line: a paragraph's error was at its first line, quoting it, when the character was on its third.
+    A character a placeholder brings is not written there: the block's first line, and its text."""
+    if start is None:
+        return start, fallback
+    for number in range(start, len(lines) + 1):
+        line = lines[number - 1]
+        if char in line:
+            return number, line.strip()
+        if number > start and not line.strip():
+            break  # the block ended
+    return start, fallback
 
 
 def _check_placements(game: Game, placed: Mapping[str, set[str]], report: Report) -> None:
