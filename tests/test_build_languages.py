@@ -66,3 +66,16 @@ def test_a_game_in_french_only_checks_without_a_language_warning(tmp_path: Path)
     result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path), "jeu", "--strict"])
     assert result.exit_code == 0, result.output
     assert "--lang" not in result.output
+
+
+def test_asking_for_an_aid_a_game_cannot_have_says_why(tmp_path: Path) -> None:
+    """'wrote 0 file(s)' was all: a game without a rules module has no aid tables, so no aid."""
+    assert CliRunner().invoke(cli, ["new", "--data", str(tmp_path / "data"), "plain"]).exit_code == 0
+    result = CliRunner().invoke(cli, ["build", "--data", str(tmp_path / "data"), "plain", "--what", "aid",
+                                      "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "note: plain: no player aid: its rules (generic) give no aid tables" in result.output
+    assert "wrote 0 file(s)" in result.output
+    shipped = CliRunner().invoke(cli, ["build", "--data", str(DATA), "two-ops", "--what", "aid", "--lang", "en",
+                                       "--paper", "a4", "--out", str(tmp_path / "out")])
+    assert "no player aid" not in shipped.output and "wrote 2 file(s)" in shipped.output

@@ -18,7 +18,7 @@ from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules import get_rules
 from pnp.validate import check_game
-from pnp.write.jobs import BuildOptions, Unit, plan_game
+from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
 
 if TYPE_CHECKING:
@@ -65,7 +65,6 @@ def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) ->
     aid in; its outputs are fresh only if the last build, with these very inputs, made them.
     """
     from pnp.load.rule_files import has_rule_texts
-    from pnp.write.jobs import WHAT_DOCUMENTS
 
     kinds = []
     if "rules" in what and has_rule_texts(game):
@@ -213,8 +212,13 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
         click.echo(f"{folder.name}: rulebooks not built — fix the errors above (pnp check {folder.name}); "
                    "the rest is built", err=True)
         what = tuple(choice for choice in what if choice != "rules")
+    documents = documents_for(game, rules, what)
+    if "aid" in request.what and not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
+        # asked for by name, made of nothing: "wrote 0 file(s)" alone left the user guessing why
+        click.echo(f"note: {folder.name}: no player aid: its rules ({game.rules or 'generic'}) give no aid tables "
+                   "(an aid holds the tables a game's rules module computes from its data)", err=True)
     return game, plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
-                           documents_for(game, rules, what)), whole
+                           documents), whole
 
 
 def _languages(game: Game, request: BuildRequest) -> tuple[str, ...]:
