@@ -54,7 +54,7 @@ class PaperParam(click.ParamType):
             self.fail(f"{exc}; or one of: {', '.join(PAPER_SIZES)}", param, ctx)
         if smaller_than_smallest(paper):
             self.fail(f"{paper.name} is smaller than A5 (148 × 210 mm), the smallest paper pnp lays rulebooks "
-                      "and aids on; for one card a page, use --what singles", param, ctx)
+                      "and aids on; for one card a page, use --what singles, without --paper", param, ctx)
         return f"{paper.width_mm:g}x{paper.height_mm:g}"
 
 

@@ -150,3 +150,22 @@ def test_a_folder_of_its_own_inside_a_game_takes_outputs(tmp_path: Path) -> None
             "--out", str(tmp_path / "data" / "two-ops" / "output"))
     assert "wrote 1 file(s)" in invoke(*args).output
     assert "1 up to date" in invoke(*args).output
+
+
+def test_accept_and_accept_all_together_is_a_usage_error(tmp_path: Path) -> None:
+    """--accept-all --accept nosuch recorded everything and ignored the misspelt id without a word."""
+    import shutil
+
+    shutil.copytree(DATA / "two-ops", tmp_path / "two-ops")
+    before = (tmp_path / "two-ops" / "rules" / "ja.sources.toml").read_bytes()
+    result = invoke("i18n", "--data", str(tmp_path), "two-ops", "--lang", "ja", "--accept-all", "--accept", "nosuch")
+    assert result.exit_code == 2
+    assert "--accept and --accept-all: give one" in result.output
+    assert (tmp_path / "two-ops" / "rules" / "ja.sources.toml").read_bytes() == before
+
+
+def test_a_paper_that_is_no_size_gets_a_paper_for_an_example() -> None:
+    """It offered '63.5x88.9', a card, which the next run refused as smaller than A5."""
+    result = invoke("build", "--data", str(DATA), "two-ops", "--paper", "foo")
+    assert result.exit_code == 2
+    assert "(e.g. '330x483')" in result.output and "63.5x88.9" not in result.output

@@ -104,9 +104,8 @@ def _parse_pair(value: object, what: str) -> tuple[float, float]:
     if isinstance(value, str):
         match = _SIZE_TEXT.match(value)
         if not match:
-            raise SizeError(
-                f"{what} {value!r} is neither a known name nor 'WIDTHxHEIGHT' in mm (e.g. '63.5x88.9')"
-            )
+            example = "'330x483'" if what.startswith("paper") else "'63.5x88.9'"  # a paper, or a card
+            raise SizeError(f"{what} {value!r} is neither a known name nor 'WIDTHxHEIGHT' in mm (e.g. {example})")
         return float(match.group(1)), float(match.group(2))
     if isinstance(value, Sequence) and len(value) == 2:
         try:
