@@ -73,3 +73,26 @@ def test_damaged_svg_art_is_refused_not_drawn_in_part(game: Path) -> None:
     assert result.exit_code == 1, result.output
     assert "SVG cut.svg is not valid SVG" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_cards_own_svg_in_error_is_reported_at_its_row(tmp_path: Path) -> None:
+    """docs/image-decks.md: a problem with a card's own picture is reported at the card's row; an SVG's
+    was reported at the SVG file, so the card list never said which card."""
+    from PIL import Image
+
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    for name, colour in (("a.png", "red"), ("b.png", "green")):
+        Image.new("RGB", (822, 1122), colour).save(pictures / name)
+    data = tmp_path / "data"
+    assert CliRunner().invoke(cli, ["new", "--data", str(data), "--images", str(pictures), "deck"]).exit_code == 0
+    images = data / "deck" / "images"
+    (images / "b.png").unlink()
+    (images / "b.svg").write_text(WITH_TEXT, encoding="utf-8")
+    cards = data / "deck" / "cards" / "deck.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("images/b.png", "images/b.svg"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(data), "deck"])
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert len(errors) == 1, result.output
+    assert "/deck/cards/deck.csv:3: error: card 'b': image 'images/b.svg': SVG b.svg contains text" in errors[0]

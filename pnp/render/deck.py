@@ -389,7 +389,11 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
         raise DataError(f"card {card.id!r}: image {tried} not found", *location, "add the file, or fix the path")
     if path.suffix.lower() == ".svg":
         # vector art: no pixels to count, so no resolution warning
-        drawing = load_svg(path)
+        try:
+            drawing = load_svg(path)
+        except DataError as exc:  # at the card's row, as a PNG's problem is (docs/image-decks.md)
+            said = exc.diagnostic.message
+            raise DataError(f"card {card.id!r}: image {src!r}: {said}", *location, exc.diagnostic.fix) from None
         element.values.update(src=path, pixel_size=(drawing.width, drawing.height), vector=True)
         return
     try:
