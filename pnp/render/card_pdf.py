@@ -47,7 +47,7 @@ SHEET_WORDS = {
         print_note="実際のサイズ（100%）で印刷",
         duplex_long="両面印刷：長辺とじ",
         duplex_short="両面印刷：短辺とじ",
-        fold_note="点線で折って貼り合わせてから切る",
+        fold_note="点線の印で折って貼り合わせてから切る",
     ),
 }
 

@@ -68,7 +68,7 @@ class SheetLabels:
     print_note: str = "Print at 100% / actual size"
     duplex_long: str = "duplex: flip on long edge"
     duplex_short: str = "duplex: flip on short edge"
-    fold_note: str = "fold on the dashed line, glue, then cut"
+    fold_note: str = "fold at the dashed marks, glue, then cut"
     separator: str = " · "
 
 
