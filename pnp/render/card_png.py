@@ -36,7 +36,7 @@ class PngResult:
 
 def card_pages_pdf(game: Game, bound: BoundComponent, fontset: FontSet,
                    bleed_mm: float) -> tuple[bytes, list[TextIssue]]:
-    """Every distinct card's face, one page each, page = bleed box."""
+    """Every distinct card's face, one page each, page = bleed box; then every card's back, in order."""
     width, height = bound.component.trim_mm
     page = ((width + 2 * bleed_mm) * mm, (height + 2 * bleed_mm) * mm)
     buffer = io.BytesIO()
@@ -44,11 +44,12 @@ def card_pages_pdf(game: Game, bound: BoundComponent, fontset: FontSet,
     renderer = DeckRenderer(bound, make_painter(fontset, game, ink_saver=False, sheet_bleed_mm=bleed_mm))
     trim = (bleed_mm * mm, bleed_mm * mm, width * mm, height * mm)
     bleed = (0.0, 0.0, page[0], page[1])
-    for card in bound.cards:
-        canvas.setPageSize(page)
-        canvas.setTrimBox((trim[0], trim[1], trim[0] + trim[2], trim[1] + trim[3]))
-        renderer.draw_face(canvas, card, trim, bleed)
-        canvas.showPage()
+    for draw in (renderer.draw_face, renderer.draw_back):
+        for card in bound.cards:
+            canvas.setPageSize(page)
+            canvas.setTrimBox((trim[0], trim[1], trim[0] + trim[2], trim[1] + trim[3]))
+            draw(canvas, card, trim, bleed)
+            canvas.showPage()
     canvas.save()
     return buffer.getvalue(), renderer.issues
 
@@ -66,11 +67,32 @@ def write_card_pngs(game: Game, bound: BoundComponent, fontset: FontSet, bleed_m
         _save_png(image, path)
         written.append(path)
         thumbnails.append((card.card.id, card.card.count, image))
+    written.extend(_write_backs(document, bound, folder))
     contact = folder / "contact-sheet.png"
     _save_png(contact_sheet(thumbnails, fontset), contact)
     written.append(contact)
     document.close()
     return PngResult(tuple(written), tuple(issues))
+
+
+def _write_backs(document: pdfium.PdfDocument, bound: BoundComponent, folder: Path) -> list[Path]:
+    """The backs, which print-on-demand services ask for beside the faces: ``back.png`` when every card
+    has the same back (the usual deck), else ``<card id>.back.png`` for each card."""
+    count = len(bound.cards)
+    backs = [document[count + index].render(scale=DPI / 72).to_pil().convert("RGB") for index in range(count)]
+    if not backs:
+        return []
+    if all(back.tobytes() == backs[0].tobytes() for back in backs[1:]):
+        named_back = any(card.card.id == "back" for card in bound.cards)  # its face is back.png
+        path = folder / ("back.back.png" if named_back else "back.png")
+        _save_png(backs[0], path)
+        return [path]
+    paths = []
+    for card, back in zip(bound.cards, backs, strict=True):
+        path = folder / f"{card.card.id}.back.png"
+        _save_png(back, path)
+        paths.append(path)
+    return paths
 
 
 def contact_sheet(cards: list[tuple[str, int, Image.Image]], fontset: FontSet) -> Image.Image:
