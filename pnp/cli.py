@@ -220,7 +220,10 @@ def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
 def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) -> None:
     """Settle a dispute: the best play for a position, computed by the game's rules.
 
-    Two Ops: pnp solve two-ops 7H 3S 10D AS 5C KD QS --goal 4H
+    POSITION is the cards, then what the game's solver asks for. Two Ops: the five number cards,
+    the two operators and --goal CARD, the goal card (en or ja answers with --lang):
+
+    pnp solve two-ops 7H 3S 10D AS 5C KD QS --goal 4H
     """
     from pnp.commands.solve import run_solve
 

@@ -60,3 +60,17 @@ def test_an_unknown_game_is_said_once() -> None:
     assert result.exit_code == 1
     assert "error: no game 'nope'" in result.output
     assert result.output.count("error") == 1, result.output
+
+
+def test_the_answer_is_in_the_language_asked() -> None:
+    """The goal's wording was Japanese, and 'best value' and 'unused' English, in one answer."""
+    result = CliRunner().invoke(cli, ["solve", "--data", DATA, "two-ops", "7H", "3S", "10D", "AS", "5C", "KD", "QS",
+                                      "--goal", "4H", "--lang", "ja"])
+    assert result.exit_code == 0, result.output
+    assert "最善の値: -8" in result.output and "(使わないカード: 5C)" in result.output
+    assert "best value" not in result.output and "unused" not in result.output
+
+
+def test_help_says_what_the_position_is() -> None:
+    result = CliRunner().invoke(cli, ["solve", "--help"])
+    assert "--goal CARD" in result.output

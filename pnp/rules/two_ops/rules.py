@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from pnp.model.game import Game
 
 
+#: the words of `pnp solve`'s answer: goal, best value, unused card(s); English for other languages
+SOLVE_WORDS = {"en": ("goal", "best value", "unused"), "ja": ("目標", "最善の値", "使わないカード")}
+
 class TwoOpsRules(GameRules):
     example_runners = {"operation": run_operation, "solve": run_solve}
     example_inputs = {"operation": frozenset({"operator", "numbers"}),
@@ -99,12 +102,13 @@ class TwoOpsRules(GameRules):
         except CardError as exc:
             raise ExampleError(str(exc)) from None
         rule = tables.goal_for(goal)
-        lines = [f"goal {goal.id}: {_word(rule.wording, lang)}",
-                 f"best value: {solution.value}"]
+        goal_word, best_word, unused_word = SOLVE_WORDS.get(lang, SOLVE_WORDS["en"])
+        lines = [f"{goal_word} {goal.id}: {_word(rule.wording, lang)}",
+                 f"{best_word}: {solution.value}"]
         for number, layout in enumerate(solution.ties, start=1):
             groups = "   ".join(operation.describe() for operation in layout.operations)
             unused = " ".join(card.id for card in layout.discard)
-            lines.append(f"  {number}. {groups}   (unused: {unused})")
+            lines.append(f"  {number}. {groups}   ({unused_word}: {unused})")
         return "\n".join(lines)
 
     def card_texts(self, game: Game, lang: str) -> dict[str, dict[str, str]]:
