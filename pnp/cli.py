@@ -256,8 +256,10 @@ def _calibration_language(lang: str) -> str:
     from pnp.render.calibration_words import CALIBRATION_TEXTS
 
     if lang not in CALIBRATION_TEXTS:
-        shown = (lang[:40] + "...") if len(lang) > 40 else lang
-        raise click.BadParameter(f"{shown!r}: the calibration sheet is written in {', '.join(CALIBRATION_TEXTS)} only",
+        from pnp.diagnostics import clipped
+
+        written_in = ", ".join(CALIBRATION_TEXTS)
+        raise click.BadParameter(f"{clipped(lang, 40)!r}: the calibration sheet is written in {written_in} only",
                                  param_hint="'--lang'")
     return lang
 

@@ -45,6 +45,12 @@ class Diagnostic:
         return text
 
 
+def clipped(text: str, longest: int) -> str:
+    """What a user typed, cut to ``longest`` characters for a message (a 10,000-character argument
+    would otherwise fill the terminal)."""
+    return text if len(text) <= longest else text[: longest - 3] + "..."
+
+
 def listed(items: Iterable[object], shown: int = 4) -> str:
     """"a, b, c, d and 6 more": a message names the first few of many (cards, lines), then counts."""
     names = [str(item) for item in items]

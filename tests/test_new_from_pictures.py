@@ -86,7 +86,8 @@ def test_pictures_pnp_cannot_print_are_named_and_nothing_is_created(tmp_path: Pa
     assert "4 picture(s) pnp cannot print as they are" in output
     for name in ("empty.png", "text.png", "cut.svg"):
         assert name in output
-    assert "huge.png: 100,000 × 140,000 pixels, more than a PDF reader or a printer should be asked to decode" in output
+    assert ("huge.png: 100,000 × 140,000 pixels (14,000 megapixels), more than a PDF reader or a printer should be "
+            "asked to decode (at most 179)") in output
     assert "good.png" not in output
     assert not (tmp_path / "data" / "deck").exists()
 

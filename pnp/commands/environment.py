@@ -8,9 +8,10 @@ mkdir's, or with a message that blamed --out.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import click
+
+from pnp.diagnostics import clipped
 
 #: the last second of the year 9999, the latest date a PDF (and Python's time functions) can carry
 LATEST_EPOCH = 253_402_300_799
@@ -21,8 +22,7 @@ def environment_problems() -> list[tuple[str, str]]:
     problems = []
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is not None and epoch.strip() and not (epoch.strip().isdigit() and int(epoch) <= LATEST_EPOCH):
-        shown = epoch if len(epoch) <= 40 else epoch[:37] + "..."
-        problems.append((f"SOURCE_DATE_EPOCH={shown!r} is not a time pnp can date a PDF by",
+        problems.append((f"SOURCE_DATE_EPOCH={clipped(epoch, 40)!r} is not a time pnp can date a PDF by",
                          "set it to whole seconds since 1970 (e.g. $(git log -1 --format=%ct)), or unset it"))
     from pnp.load.user_cache import user_cache_dir
 
@@ -35,7 +35,7 @@ def environment_problems() -> list[tuple[str, str]]:
         writable, why = False, exc.strerror or str(exc)
     if not writable:
         named = "PNP_CACHE_DIR" if os.environ.get("PNP_CACHE_DIR") else "the cache folder"
-        problems.append((f"{named} {_shown(cache)}: {why}",
+        problems.append((f"{named} {clipped(str(cache), 80)}: {why}",
                          "set PNP_CACHE_DIR to a folder you can write to (fonts and file digests are kept there)"))
     return problems
 
@@ -46,8 +46,3 @@ def environment_usable() -> bool:
     for problem, fix in problems:
         click.echo(f"error: {problem}\n    fix: {fix}", err=True)
     return not problems
-
-
-def _shown(path: Path) -> str:
-    text = str(path)
-    return text if len(text) <= 80 else text[:77] + "..."

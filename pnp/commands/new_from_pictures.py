@@ -81,7 +81,7 @@ def read_picture_folder(folder: Path) -> PictureDeck:
 def picture_problem(path: Path) -> str | None:
     """Why a picture could not be printed as it is, said as `pnp check` would say it; None if it can."""
     from pnp.diagnostics import DataError
-    from pnp.render.deck import LARGEST_IMAGE_PIXELS
+    from pnp.render.deck import too_many_pixels
     from pnp.render.images import ImageFormatError, inspect_image
 
     if path.suffix.lower() == ".svg":
@@ -96,10 +96,8 @@ def picture_problem(path: Path) -> str | None:
         width, height = inspect_image(path).shown_size
     except (ImageFormatError, OSError) as exc:
         return _named(path, str(exc))
-    if width * height > LARGEST_IMAGE_PIXELS:
-        return (f"{path.name}: {width:,} × {height:,} pixels, more than a PDF reader or a printer should be asked "
-                f"to decode (at most {LARGEST_IMAGE_PIXELS / 1e6:.0f} megapixels)")
-    return None
+    too_many = too_many_pixels(width, height)
+    return f"{path.name}: {too_many}" if too_many else None
 
 
 def _named(path: Path, message: str) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 from jinja2.sandbox import SandboxedEnvironment
 
+from pnp.diagnostics import clipped
 from pnp.load.game_folder import GAME_ID, data_dir
 from pnp.model.build import LANGUAGE_CODE
 from pnp.resources import templates_root
@@ -35,11 +36,11 @@ def _umask() -> int:
 def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None = None) -> int:
     """A starter game folder; with ``images``, a deck of those pictures (pnp/commands/new_from_pictures.py)."""
     if not GAME_ID.match(game_id):
-        click.echo(f"error: game id {game_id[:60]!r} must be lower-case letters, digits and '-' (e.g. my-game)",
+        click.echo(f"error: game id {clipped(game_id, 60)!r} must be lower-case letters, digits and '-' (e.g. my-game)",
                    err=True)
         return 2
     if len(game_id) > LONGEST_GAME_ID:  # it names the folder, and every output file's folder
-        click.echo(f"error: game id {game_id[:40] + '...'!r} is {len(game_id)} characters; keep it to "
+        click.echo(f"error: game id {clipped(game_id, 40)!r} is {len(game_id)} characters; keep it to "
                    f"{LONGEST_GAME_ID}", err=True)
         return 2
     bad = [code for code in languages if not LANGUAGE_CODE.fullmatch(code)]

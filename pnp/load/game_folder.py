@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import DataError, Report, clipped
 from pnp.load.csv_table import CsvTable, read_csv
 from pnp.load.toml_lines import TomlDoc, load_toml
 
@@ -146,17 +146,12 @@ def resolve_games(data: Path, names: tuple[str, ...], report: Report, explicit_d
         try:
             found = _named_game(data, name, standing_in, report)
         except OSError as exc:  # a name too long for the file system, say: no such game, whatever else
-            report.error(f"no game {_shown(name)!r}: {exc.strerror or exc}", None, None,
+            report.error(f"no game {clipped(name, 60)!r}: {exc.strerror or exc}", None, None,
                          "name a game folder under --data, or a path to one")
             continue
         if found is not None and found not in folders:
             folders.append(found)
     return folders
-
-
-def _shown(name: str) -> str:
-    """A name the user typed, cut to what a message can show."""
-    return name if len(name) <= 60 else name[:57] + "..."
 
 
 def _named_game(data: Path, name: str, standing_in: Path | None, report: Report) -> Path | None:
@@ -172,7 +167,7 @@ def _named_game(data: Path, name: str, standing_in: Path | None, report: Report)
         candidate = data / name
     if not candidate.exists():
         known = ", ".join(p.name for p in discover(data)) or "none"
-        report.error(f"no game {_shown(name)!r} in {data}", None, None, f"games found: {known}")
+        report.error(f"no game {clipped(name, 60)!r} in {data}", None, None, f"games found: {known}")
         return None
     if not candidate.is_dir():
         report.error("a game must be a folder, but this is a file", candidate, None,

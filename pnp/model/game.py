@@ -82,6 +82,11 @@ class GridRule:
     copies: int
     source: Source | None = None
 
+    @property
+    def axis(self) -> tuple[str, tuple[str, ...]]:
+        """The card attribute the grid places cards by, and its values: suits if it has them, else colours."""
+        return ("suit", self.suits) if self.suits else ("colour", self.colours)
+
 
 @dataclass(frozen=True)
 class Component:

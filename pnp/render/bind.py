@@ -174,7 +174,6 @@ class Binder:
                 for key in plan.dynamic:
                     values[key] = self._value(key, element.values[key], context)
                 if plan.dynamic:
-                    key = None
                     _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
             except BindError as exc:
                 if problems is None:

@@ -402,16 +402,24 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
         raise DataError(f"card {card.id!r}: image {src!r} cannot be read: {exc}", *location,
                         "save it again as PNG or JPEG") from None
     pixels = source.shown_size
-    if pixels[0] * pixels[1] > LARGEST_IMAGE_PIXELS:
+    too_many = too_many_pixels(*pixels)
+    if too_many:
         box = _printed_box_mm(element.values, component)
-        raise DataError(f"card {card.id!r}: image {src!r} is {pixels[0]:,} × {pixels[1]:,} pixels "
-                        f"({pixels[0] * pixels[1] / 1e6:,.0f} megapixels), more than a PDF reader or a printer "
-                        f"should be asked to decode (at most {LARGEST_IMAGE_PIXELS / 1e6:.0f})", *location,
+        raise DataError(f"card {card.id!r}: image {src!r} is {too_many}", *location,
                         f"resample it: {_pixels_at_dpi(*box, FINE_DPI)} pixels print its {box[0]:g} × {box[1]:g} mm "
                         f"box at {FINE_DPI} dpi")
     element.values["src"] = path
     element.values["pixel_size"] = pixels
     # its resolution is judged per deck, in _warn_low_resolution
+
+
+def too_many_pixels(width: int, height: int) -> str | None:
+    """How a picture of this size has more pixels than anything should decode (LARGEST_IMAGE_PIXELS), or None.
+    Said alike by pnp check, at the card, and by pnp new --images, at the file."""
+    if width * height <= LARGEST_IMAGE_PIXELS:
+        return None
+    return (f"{width:,} × {height:,} pixels ({width * height / 1e6:,.0f} megapixels), more than a PDF reader or a "
+            f"printer should be asked to decode (at most {LARGEST_IMAGE_PIXELS / 1e6:.0f})")
 
 
 def _folder_fix(game_folder: Path, name: str, missing: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pnp.diagnostics import CardErrors
+from pnp.model.game import where
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
@@ -74,8 +75,7 @@ def report_blank_column(cards: Iterable[Card], attribute: str, card_kind: str, c
     blank = CardErrors()
     for card in cards:
         if getattr(card, attribute) in (None, ""):
-            file, line = (card.source.file, card.source.line) if card.source else (None, None)
-            blank.add(f"{card_kind} without a {attribute} (the {column} column)", file, line,
+            blank.add(f"{card_kind} without a {attribute} (the {column} column)", *where(card.source),
                       f"fill in the {column} column (is its header spelt '{column}'?)", card=card.id)
     if not blank:
         return False

@@ -119,8 +119,9 @@ def check_grids(game: Game, report: Report) -> None:
     for component in game.components.values():
         if not game.countable(component):
             continue  # a card with a misspelt kind, suit or colour (reported) would be missing from its place
+        component_slips = count_slips(game, component)
         for grid in component.grids:
-            axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)
+            axis_attr, axis = grid.axis
             line = grid.source.line if grid.source else None
             in_grid = [card for card in component.cards if not grid.kinds or card.kind in grid.kinds]
             unplaced = [card.id for card in in_grid if getattr(card, axis_attr) is None or card.rank is None]
@@ -142,7 +143,7 @@ def check_grids(game: Game, report: Report) -> None:
                              f"to {cell[1]}")
                 counted[cell] += card.count
                 counted[(cell[0], card.rank)] -= card.count
-            slips = {(getattr(card, axis_attr), card.rank): card for card, _, slip_grid in count_slips(game, component)
+            slips = {(getattr(card, axis_attr), card.rank): card for card, _, slip_grid in component_slips
                      if slip_grid is grid}
             for card in slips.values():
                 report.error(f"card {card.id!r}: count {card.count}, but the grid declares {grid.copies} of each card",
@@ -185,7 +186,7 @@ def count_slips(game: Game, component: Component) -> list[tuple[Card, int, GridR
         return []
     slips = []
     for grid in component.grids:
-        axis_attr, axis = ("suit", grid.suits) if grid.suits else ("colour", grid.colours)
+        axis_attr, axis = grid.axis
         rows: dict[tuple, list[Card]] = {}
         for card in component.cards:
             if not grid.kinds or card.kind in grid.kinds:
@@ -213,12 +214,6 @@ def _mistyped_ranks(cards: list[Card], axis_attr: str, axis: Sequence[str], rank
     return paired
 
 
-def _total_as_declared(component: Component) -> bool:
-    """Whether the card list holds the count game.toml declares (or none is declared): else which of
-    the two the setup should be checked against is the user's to say, once (check_counts)."""
-    return not component.count_known or component.found == component.count
-
-
 def check_setup(game: Game, report: Report) -> None:
     """Setup arithmetic for every supported player count."""
     low, high = game.players
@@ -239,7 +234,7 @@ def check_setup(game: Game, report: Report) -> None:
             if pool is None:
                 short.setdefault((label, f"unknown pool component {deal.pool!r}", deal.pool_line or line,
                                   f"use one of: {', '.join(game.components)}"), []).append(players)
-            elif pool.cards_file is not None and game.countable(pool) and _total_as_declared(pool):
+            elif pool.cards_file is not None and game.as_declared(pool):
                 # a card in error would be missing; a total that disagrees with game.toml is reported there
                 available = sum(c.count for c in pool.cards if not deal.kinds or c.kind in deal.kinds)
                 if deal.in_play > available:

@@ -55,16 +55,16 @@ def check_player_mentions(game: Game, lang: str, path: Path, text: str, report: 
     players = example_players(game)
     for match in _PLAYER_CALL.finditer(text):
         player = match.group(2)
+        if player in players:
+            continue
+        hint = closest(player, players)
         if not players:  # no example names its players: every player() prints its bare id
-            report.error(f"player({player!r}) names no player of the examples: the rulebook would print {player!r}",
-                         path, _line_of(text, match.start(2)),
-                         "no worked example has players (examples.toml inputs.players): write the name in the text")
-        elif player not in players:
-            hint = closest(player, players)
-            report.error(f"player({player!r}) names no player of the examples: the rulebook would print {player!r}",
-                         path, _line_of(text, match.start(2)),
-                         f"did you mean player({hint!r})?" if hint
-                         else f"the examples' players (examples.toml inputs.players): {', '.join(players)}")
+            fix = "no worked example has players (examples.toml inputs.players): write the name in the text"
+        else:
+            fix = (f"did you mean player({hint!r})?" if hint
+                   else f"the examples' players (examples.toml inputs.players): {', '.join(players)}")
+        report.error(f"player({player!r}) names no player of the examples: the rulebook would print {player!r}",
+                     path, _line_of(text, match.start(2)), fix)
     names = player_names(game, lang)
     visible = prose_in_place(text)
     for player in players:

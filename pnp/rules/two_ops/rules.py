@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 #: the words of `pnp solve`'s answer: goal, best value, unused card(s); English for other languages
 SOLVE_WORDS = {"en": ("goal", "best value", "unused"), "ja": ("目標", "最善の値", "使わないカード")}
 
+
 class TwoOpsRules(GameRules):
     example_runners = {"operation": run_operation, "solve": run_solve}
     example_inputs = {"operation": frozenset({"operator", "numbers"}),
