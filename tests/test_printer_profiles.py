@@ -100,3 +100,21 @@ def test_an_empty_printer_name_and_a_folder_named_printers_toml_are_usage_errors
     result = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "office"])
     assert result.exit_code == 2
     assert "printers.toml: error: printers.toml is a folder, not a file" in result.output
+
+
+def test_profiles_are_found_in_the_xdg_configuration_folder_and_the_message_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookup honoured XDG_CONFIG_HOME, but the message said ~/.config/pnp/ whatever it was."""
+    config = tmp_path / "config"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    missing = CliRunner().invoke(cli, ["build", "--data", DATA, "two-ops", "--printer", "office"])
+    assert missing.exit_code == 2
+    assert f"{config / 'pnp' / 'printers.toml'}" in missing.output
+    assert "~/.config" not in missing.output
+    (config / "pnp").mkdir(parents=True)
+    (config / "pnp" / "printers.toml").write_text('[office]\nback_offset = [1.5, 0]\n', encoding="utf-8")
+    build(tmp_path / "plain")
+    build(tmp_path / "profile", "--printer", "office")
+    moved = back_trim_left_mm(tmp_path / "profile") - back_trim_left_mm(tmp_path / "plain")
+    assert moved == pytest.approx(1.5, abs=0.01)

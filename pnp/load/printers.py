@@ -1,8 +1,8 @@
 """Printer profiles: the duplex offset a user measured once, kept by name.
 
 A printer's drift does not change between builds, so typing ``--back-offset``
-every time invites mistakes. ``printers.toml`` in the current folder (or
-``~/.config/pnp/printers.toml``) holds one table per printer:
+every time invites mistakes. ``printers.toml`` in the current folder (or in
+``$XDG_CONFIG_HOME/pnp/``, by default ``~/.config/pnp/``) holds one table per printer:
 
     [office]
     duplex_edge = "long"
@@ -106,6 +106,9 @@ def load_profile(name: str) -> PrinterProfile:
         if problems:
             raise ProfileError(problems)
         return PrinterProfile(name, edge, offset)
-    where = ", ".join(str(p) for p in files) or "no printers.toml in this folder or ~/.config/pnp/"
-    raise DataError(f"no printer profile {name!r} ({where})", None, None,
+    if files:
+        where = f"in {' or '.join(str(p) for p in files)}"
+    else:
+        where = f"(no {' or '.join(str(p) for p in profile_places())})"
+    raise DataError(f"no printer profile {name!r} {where}", None, None,
                     f"add a [{name}] table with duplex_edge and back_offset to printers.toml")
