@@ -113,3 +113,20 @@ def test_card_ids_are_made_unique_from_file_names(stems: list[str], ids: list[st
 def test_pictures_are_in_the_order_a_file_manager_shows() -> None:
     names = ["card 10.png", "card 2.png", "Card 1.png"]
     assert sorted(names, key=natural_key) == ["Card 1.png", "card 2.png", "card 10.png"]
+
+
+def test_accented_names_sort_beside_their_letters_not_after_z() -> None:
+    """Code points put 'élan' after 'Wizard'; a file manager, and a designer, put it among the e's."""
+    names = ["Wizard.png", "élan.png", "Elf.png", "apple.png", "Zebra.png"]
+    assert sorted(names, key=natural_key) == ["apple.png", "élan.png", "Elf.png", "Wizard.png", "Zebra.png"]
+
+
+def test_names_alike_but_for_case_or_accents_keep_one_order() -> None:
+    names = ["elan.png", "Élan.png", "élan.png", "Elan.png"]
+    assert sorted(names, key=natural_key) == sorted(reversed(names), key=natural_key) == [
+        "Elan.png", "elan.png", "Élan.png", "élan.png"]
+
+
+def test_a_name_of_digits_other_than_0_to_9_sorts_without_an_error() -> None:
+    """'²'.isdigit() is true but int('²') fails: the key took it for a number."""
+    assert sorted(["b.png", "².png", "1.png"], key=natural_key) == ["1.png", "².png", "b.png"]

@@ -39,9 +39,12 @@ class PictureDeck:
     size_note: str  # how the size was chosen, for the message
 
 
-def natural_key(name: str) -> list[object]:
-    """card-2 before card-10, as a file manager lists them."""
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+def natural_key(name: str) -> tuple[list[object], str]:
+    """card-2 before card-10, and élan beside Elan, not after Zebra, as a file manager lists them;
+    names that differ only in case or accents keep their code-point order, so the deck's order is fixed."""
+    folded = "".join(char for char in unicodedata.normalize("NFKD", name) if not unicodedata.combining(char))
+    parts = [int(part) if part.isdecimal() else part.casefold() for part in re.split(r"(\d+)", folded)]
+    return parts, name
 
 
 def card_id(stem: str, taken: set[str]) -> str:
