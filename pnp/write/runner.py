@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,17 +53,31 @@ class BuildSummary:
             lines.append(f"text report: {shrunk} text(s) shrunk to fit, {len(groups) - shrunk} overflowing "
                          f"or broken inside a word")
             order = {"overflow": 0, "forced break": 1, "shrunk": 2}
+            quoted = distinct_quotes({key[3] for key in groups})
             for (problem, layout, line, text), issues in sorted(groups.items(),
                                                                 key=lambda g: (order[g[0][0]], str(g[0][1:3]))):
                 cards = sorted({i.card for i in issues})
                 shown = listed(cards)
                 smallest = min(i.size for i in issues)
-                lines.append(f"  {problem}: {layout} line {line}, {text[:40]!r} at "
+                lines.append(f"  {problem}: {layout} line {line}, {quoted[text]} at "
                              f"{smallest:g}/{issues[0].max_size:g} pt — card(s) {shown}")
         folders = sorted({_rel(p.parent, base) for p in self.written})
         lines.append(f"wrote {len(self.written)} file(s) in {len(folders)} folder(s)"
                      + (f"; {len(self.skipped)} up to date (use --force to rebuild)" if self.skipped else ""))
         return "\n".join(lines)
+
+
+def distinct_quotes(texts: Iterable[str], shortest: int = 40) -> dict[str, str]:
+    """Each text quoted for the report, cut after ``shortest`` characters, or later where another text
+    begins the same way: two texts alike in their first 40 characters were reported as one text twice."""
+    texts = sorted(set(texts))
+    quoted = {}
+    for index, text in enumerate(texts):
+        neighbours = texts[max(0, index - 1):index] + texts[index + 1:index + 2]  # sorted: the likest are adjacent
+        shared = max((len(os.path.commonprefix([text, other])) for other in neighbours), default=0)
+        keep = max(shortest, shared + 10)
+        quoted[text] = repr(text[:keep]) + ("…" if len(text) > keep else "")
+    return quoted
 
 
 def _rel(path: Path, base: Path) -> str:
