@@ -201,6 +201,27 @@ def test_a_placeholder_replaced_by_a_number_is_caught(copy: Path) -> None:
     assert any("the translation states 6" in m for m in errors)
 
 
+def test_a_misspelt_placeholder_in_the_source_is_one_error_not_three(copy: Path) -> None:
+    """The source's error was followed by "lacks {{ players.maximum }}" and "has {{ players.max }}" at a
+    translation that was right, and whose fix would have been to copy the misspelling."""
+    en = copy / "rules" / "en.md"
+    edit(en, "{{ players.max }} players", "{{ players.maximum }} players")
+    report = check(copy)
+    errors = [(d.file.name if d.file else None, d.line, d.message) for d in report.of(Level.ERROR)]
+    assert len(errors) == 1, errors
+    assert errors[0][:2] == ("en.md", line_of(en, "players.maximum"))
+    assert "players has no field 'maximum'" in errors[0][2]
+
+
+def test_a_placeholder_the_translation_dropped_is_still_caught_beside_a_source_error(copy: Path) -> None:
+    """Only the section holding the source's error waits; another section is still compared."""
+    edit(copy / "rules" / "en.md", "{{ players.max }} players", "{{ players.maximum }} players")
+    edit(copy / "rules" / "ja.md", "数字カードを{{ setup[players.min].hand }}枚ずつ", "数字カードを6枚ずつ")
+    errors = messages(check(copy), Level.ERROR)
+    assert any("lacks {{ setup[players.min].hand }}" in m for m in errors)
+    assert not any("players.max }}" in m for m in errors)
+
+
 def test_glossary_violation_is_a_warning(copy: Path) -> None:
     ja = copy / "rules" / "ja.md"
     text = ja.read_text(encoding="utf-8")

@@ -278,6 +278,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         return
     results = results if results is not None else compute_results(game, rules)
     placed: dict[str, set[str]] = {}
+    source_error_lines: set[int] = set()
     unreadable: set[str] = set()  # not text, or its sections lost (reported once): none can be compared
     for lang in game.languages:
         path = rule_text_path(game, lang)
@@ -290,7 +291,11 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
                          f"translate {source.name} into {path.name}" if lang != game.source_language
                          else f"write the source rule text {path.name}")
             continue
+        reported_before = len(report.diagnostics)
         text = load_rule_text(game, rules, lang, report, results, data_in_error)
+        if lang == game.source_language:
+            source_error_lines = {found.line for found in report.diagnostics[reported_before:]
+                                  if found.level is Level.ERROR and found.line is not None}
         if text is not None and not text.blocks:
             # only white space or comments: the rulebook would be its title page, and each section and
             # example would be "missing" from it one by one
@@ -305,10 +310,20 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     _check_placements(game, placed, report)
     for status in analyse_translations(game, report):
         if not unreadable & {status.lang, game.source_language}:  # else every section would be "missing"
+            waiting = _sections_at(status.sections, source_error_lines)
+            status.findings = [finding for finding in status.findings
+                               if not (finding.kind == "placeholder" and finding.section in waiting)]
             _report_language(game, status, report)
             source_ids = {entry.id for entry in status.sections if entry.source is not None}
             if source_ids:
                 report.diagnostics.extend(orphan_records(game, status.lang, source_ids))
+
+
+def _sections_at(sections: Sequence[SectionStatus], lines: set[int]) -> set[str]:
+    """Ids of the source sections holding one of ``lines``: a placeholder in error there (reported at
+    its line) is not compared with the translation, whose correct one would be "missing" and "extra"."""
+    return {entry.id for entry in sections if entry.source is not None
+            and any(entry.source.line <= line <= entry.source.line + entry.source.text.count("\n") for line in lines)}
 
 
 def _raw_text(path: Path) -> str | None:
