@@ -267,6 +267,22 @@ def test_crop_marks_on_the_raster_and_nothing_near_the_edge(tmp_path: Path) -> N
     assert image.crop((width - frame, 0, width, height)).getextrema()[0] == 255
 
 
+def test_a_squeezed_ruler_keeps_its_numbers_4_mm_from_the_edge(tmp_path: Path) -> None:
+    """Bridge cards on 12 × 18 in leave the ruler a 2.4 mm band. Its ticks shrank to fit, but the
+    0.6 mm under and between them did not, so the numbers reached 3.84 mm from the paper's edge."""
+    path = tmp_path / "squeezed.pdf"
+    plan = plan_sheet(PAPER_SIZES["12x18"], CARD_SIZES["bridge"])
+    write_card_sheets(path, list(range(25)), white_face, None, plan, options(mode="fronts"))
+    page = pdfium.PdfDocument(path)[0]
+    width, height = page.get_size()
+    text = page.get_textpage()
+    boxes = [text.get_charbox(index) for index in range(text.count_chars())
+             if not text.get_text_range(index, 1).isspace()]
+    assert "50" in text.get_text_range() and len(boxes) > 20
+    nearest = min(min(left, bottom, width - right, height - top) for left, bottom, right, top in boxes) / PT
+    assert nearest >= 4.0 - 0.01, f"a character lies {nearest:.2f} mm from the paper's edge"
+
+
 def test_letter_ticks_show_on_dark_bleed(tmp_path: Path) -> None:
     path = tmp_path / "ticks.pdf"
     dpi = 600

@@ -354,7 +354,10 @@ def draw_ruler(canvas: Canvas, item: MarginItem, font_name: str, length_mm: floa
     _, depth = _enter_item_frame(canvas, item)
     scale = min(1.0, depth / (RULER_DEPTH_MM * PT_PER_MM))  # thin margins shrink its height, never its length
     start = RULER_END_PAD_MM * PT_PER_MM
-    base = 0.3 * PT_PER_MM  # keeps the baseline's stroke inside the area, which may touch the 4 mm limit
+    # The gaps under and between the ticks shrink with them: kept at 0.3 mm each, a ruler squeezed into a
+    # 2.4 mm band put its numbers past the band, and so nearer the paper's edge than the 4 mm limit.
+    gap = 0.3 * scale * PT_PER_MM
+    base = max(gap, 0.3)  # keeps the baseline's stroke (0.3 pt) inside the area, which may touch the 4 mm limit
     canvas.setStrokeColor(TEXT_BLACK)
     canvas.setFillColor(TEXT_BLACK)
     canvas.setLineWidth(0.3)
@@ -366,7 +369,7 @@ def draw_ruler(canvas: Canvas, item: MarginItem, font_name: str, length_mm: floa
     ticks.append((start, base, start + length_mm * PT_PER_MM, base))
     canvas.lines(ticks)
     canvas.setFont(font_name, 4.5 * scale)
-    numbers_y = base + (2.5 * scale + 0.3) * PT_PER_MM
+    numbers_y = base + 2.5 * scale * PT_PER_MM + gap
     for mm_mark in range(0, int(length_mm) + 1, 10):
         canvas.drawCentredString(start + mm_mark * PT_PER_MM, numbers_y, f"{mm_mark}")
     canvas.drawCentredString(start + (length_mm - 5) * PT_PER_MM, numbers_y, "mm")
