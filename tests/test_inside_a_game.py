@@ -141,3 +141,19 @@ def test_inside_the_data_folder_its_games_are_the_games(game: Path, monkeypatch:
     assert (game.parent / "beta" / "game.toml").is_file()  # beside alpha, not in data/data/
     status, output = run("list")
     assert "alpha" in output and "beta" in output
+
+
+@pytest.mark.parametrize("data", [None, "."])
+def test_new_does_not_start_a_game_inside_another(game: Path, data: str | None) -> None:
+    """From inside alpha, `pnp new beta` made alpha/data/beta: every edit of beta then rebuilt alpha,
+    whose inputs its files were."""
+    status, output = run("new", "beta", *(["--data", data] if data else []))
+    assert status == 1
+    assert "would be inside the game alpha" in output and "pass --data DIR" in output
+    assert not (game / "data").exists() and not (game / "beta").exists()
+
+
+def test_new_beside_a_game_is_fine(game: Path) -> None:
+    status, output = run("new", "beta", "--data", "..")
+    assert status == 0, output
+    assert (game.parent / "beta" / "game.toml").is_file()

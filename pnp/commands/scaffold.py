@@ -14,7 +14,7 @@ import click
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.diagnostics import clipped
-from pnp.load.game_folder import GAME_ID, data_dir
+from pnp.load.game_folder import GAME_ID, data_dir, enclosing_game
 from pnp.model.build import LANGUAGE_CODE
 from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
@@ -51,6 +51,11 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     folder = data_dir(data) / game_id
     if folder.exists():
         click.echo(f"error: {folder} already exists; choose another id or remove it", err=True)
+        return 1
+    host = enclosing_game(folder.parent.resolve())
+    if host is not None:  # its files would be the host's inputs, rebuilding the host at each edit
+        click.echo(f"error: {folder} would be inside the game {host.name} ({host / 'game.toml'})\n"
+                   f"    fix: run pnp new from the folder that holds your games, or pass --data DIR", err=True)
         return 1
     deck = None
     if images is not None:
