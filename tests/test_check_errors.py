@@ -7,6 +7,7 @@ as made), breaks one thing, and checks the exact file:line the user is sent to.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,18 @@ def test_wrong_count_names_the_component_line(game: Path) -> None:
     line = line_of(manifest, "[components.deck]")
     assert f"data/mini/game.toml:{line}: error: component 'deck' declares 12" in output
     assert "holds 10" in output
+
+
+def test_a_card_counted_0_is_named_in_the_fix_of_the_total(tmp_path: Path) -> None:
+    """In a deck with no grid, a count of 0 (a card left out on purpose, or by a slip) only showed as
+    a total one short, at game.toml; the fix now names the card and its row."""
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "rudy", tmp_path / "rudy")
+    deck = tmp_path / "rudy" / "cards" / "deck.csv"
+    replace(deck, "1-red-drop,1,", "1-red-drop,0,")
+    code, output = run("check", "--data", str(tmp_path), "rudy")
+    assert code == 1
+    assert "declares 64 pieces but cards/deck.csv holds 63" in output
+    assert "(count 0: 1-red-drop on line 2)" in output
 
 
 def test_a_setup_asking_more_cards_than_the_list_holds_is_an_error(game: Path) -> None:

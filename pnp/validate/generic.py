@@ -18,11 +18,15 @@ def check_counts(game: Game, report: Report) -> None:
             continue
         slipped = sum(card.count - copies for card, copies, _ in count_slips(game, component))
         if component.found != component.count and component.found - slipped != component.count:
+            fix = "fix the count in game.toml or the count column of the card list"
+            unprinted = [card for card in component.cards if card.count == 0]
+            if unprinted and component.found < component.count:  # a card left out by mistake, most likely
+                fix += " (count 0: " + listed(f"{card.id} on line {card.source.line}" if card.source else card.id
+                                             for card in unprinted) + ")"
             report.error(
                 f"component {component.id!r} declares {component.count} pieces but "
                 f"{_rel(component.cards_file, game)} holds {component.found}",
-                _manifest(game), component.source.line if component.source else None,
-                "fix the count in game.toml or the count column of the card list",
+                _manifest(game), component.source.line if component.source else None, fix,
             )
 
 
