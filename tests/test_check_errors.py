@@ -74,6 +74,17 @@ def test_a_card_counted_0_is_named_in_the_fix_of_the_total(tmp_path: Path) -> No
     assert "(count 0: 1-red-drop on line 2)" in output
 
 
+def test_an_unknown_shape_is_an_error_at_its_line(game: Path) -> None:
+    """shape = "hexagon" was accepted without a word, and printed as a rectangle."""
+    manifest = game / "game.toml"
+    replace(manifest, "[components.deck]\n", '[components.deck]\nshape = "roud"\n')
+    code, output = run("check", "mini")
+    assert code == 1
+    line = line_of(manifest, 'shape = "roud"')
+    assert f"data/mini/game.toml:{line}: error: components.deck.shape: unknown shape 'roud'" in output
+    assert "did you mean 'round'?" in output
+
+
 def test_a_setup_asking_more_cards_than_the_list_holds_is_an_error(game: Path) -> None:
     """Guard: with the card list holding its declared count, the setup is still checked against it."""
     manifest = game / "game.toml"

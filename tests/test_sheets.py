@@ -29,7 +29,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.render.imposition import plan_fold_sheet, plan_sheet
-from pnp.render.paper import CARD_SIZES, PAPER_SIZES
+from pnp.render.paper import CARD_SIZES, PAPER_SIZES, CardSize
 from pnp.render.sheet_geometry import Rect, SheetPlan
 from pnp.render.sheets import SheetLabels, SheetOptions, write_card_sheets
 
@@ -281,6 +281,27 @@ def test_a_squeezed_ruler_keeps_its_numbers_4_mm_from_the_edge(tmp_path: Path) -
     assert "50" in text.get_text_range() and len(boxes) > 20
     nearest = min(min(left, bottom, width - right, height - top) for left, bottom, right, top in boxes) / PT
     assert nearest >= 4.0 - 0.01, f"a character lies {nearest:.2f} mm from the paper's edge"
+
+
+def test_round_pieces_are_cut_to_a_circle_with_a_ring_of_bleed(tmp_path: Path) -> None:
+    """shape = "round" was read and then ignored: round tokens printed as squares of art."""
+    token = CardSize(25.0, 25.0, "token")
+    plan = plan_sheet(A4, token)
+    path = tmp_path / "round.pdf"
+    write_card_sheets(path, list(range(len(plan.slots))), grey_face, None, plan,
+                      options(mode="fronts", round_pieces=True))
+    image = render(path, 0, 300)
+    top_row = max(slot.trim.top for slot in plan.slots)
+    trim = next(slot.trim for slot in plan.slots if slot.trim.top == top_row)
+    centre_x, centre_y = trim.x + trim.width / 2, trim.y + trim.height / 2
+    assert darkest(image, centre_x, centre_y, 297, 300) < 160  # the art
+    assert darkest(image, centre_x, trim.top + 2.0, 297, 300) < 160  # the bleed ring above the cut
+    assert darkest(image, centre_x, trim.top + 3.6, 297, 300) > 245  # and no further
+    # 1 mm inside the trim's corner lies 16.3 mm from the centre, outside the 15.5 mm of cut and bleed
+    assert darkest(image, trim.x + 1.0, trim.top - 1.0, 297, 300) > 245
+    square = tmp_path / "square.pdf"
+    write_card_sheets(square, list(range(len(plan.slots))), grey_face, None, plan, options(mode="fronts"))
+    assert darkest(render(square, 0, 300), trim.x + 1.0, trim.top - 1.0, 297, 300) < 160
 
 
 def test_letter_ticks_show_on_dark_bleed(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ SETUP_KEYS = {"players", "pool", "kinds", "in_play", "hand", "revealed", "left",
 DEAL_KEYS = {"pool", "kinds", "in_play", "hand", "revealed", "left"}
 GRID_KEYS = {"kinds", "suits", "colours", "ranks", "copies"}
 COMPONENT_KINDS = {"cards", "tokens", "dice"}
+SHAPES = ("rect", "round")  # round: the art is cut to the ellipse the trim holds (pnp/render/sheets.py)
 
 
 def load_game(folder: Path, report: Report) -> Game | None:
@@ -344,7 +345,7 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             count_known=count is not None or "count" not in table,
             fields_known=fields_read,
             size=size,
-            shape=reader.string(table, path, "shape", "round" if kind == "tokens" else "rect") or "rect",
+            shape=_shape(reader, table, path, kind),
             printed=bool(printed),
             face=reader.string(table, path, "face", None),
             back=reader.string(table, path, "back", None),
@@ -366,6 +367,18 @@ def _inside(path: Path, folder: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _shape(reader: TomlReader, table: dict[str, Any], path: tuple[str, ...], kind: str) -> str:
+    """rect or round; any other word was printed as rect without a word, so "hexagon" looked accepted."""
+    shape = reader.string(table, path, "shape", "round" if kind == "tokens" else "rect") or "rect"
+    if shape not in SHAPES:
+        hint = closest(shape, SHAPES)
+        reader.error(path + ("shape",), f"unknown shape {shape!r}",
+                     f"did you mean {hint!r}? (one of: {', '.join(SHAPES)})" if hint
+                     else f"use one of: {', '.join(SHAPES)}; other outlines are drawn by the layout")
+        return "rect"
+    return shape
 
 
 def _lacks_grid_columns(table: CsvTable, grids: tuple[GridRule, ...], component_id: str, report: Report) -> bool:

@@ -92,6 +92,7 @@ class SheetOptions:
     subject: str = ""
     ink_saver: bool = False
     mark_colour: Color = REGISTRATION
+    round_pieces: bool = False  # shape = "round": each piece's art is cut to an ellipse, bleed around it
 
 
 @dataclass(frozen=True)
@@ -188,14 +189,30 @@ def _start_page(canvas: Canvas, plan: SheetPlan, trim_box: Rect, bleed_box: Rect
     canvas.setBleedBox(to_pt(bleed_box.clipped(plan.page)).as_box())
 
 
-def _draw_card(canvas: Canvas, draw: DrawCallback[T], card: T, trim: Rect, bleed: Rect) -> None:
+def _draw_card(canvas: Canvas, draw: DrawCallback[T], card: T, trim: Rect, bleed: Rect,
+               round_bleed_mm: float | None = None) -> None:
+    """``round_bleed_mm``: a round piece, whose art ends that far outside the ellipse its trim holds.
+
+    The art then shows the piece's outline with a ring of bleed around it, so a circle cutter or
+    scissors follow the shape, and the corners of its square, cut away anyway, take no ink. The crop
+    marks still mark the square: its sides touch the cut at the top, bottom, left and right.
+    """
     trim_pt, bleed_pt = to_pt(trim), to_pt(bleed)
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(bleed_pt.x, bleed_pt.y, bleed_pt.width, bleed_pt.height)
     canvas.clipPath(clip, stroke=0, fill=0)
+    if round_bleed_mm is not None:  # a second clip narrows the first: the ellipse within the bleed box
+        ring = round_bleed_mm * PT_PER_MM
+        oval = canvas.beginPath()
+        oval.ellipse(trim_pt.x - ring, trim_pt.y - ring, trim_pt.width + 2 * ring, trim_pt.height + 2 * ring)
+        canvas.clipPath(oval, stroke=0, fill=0)
     draw(canvas, card, trim_pt, bleed_pt)
     canvas.restoreState()
+
+
+def _round_bleed(plan: SheetPlan, options: SheetOptions) -> float | None:
+    return plan.bleed_mm if options.round_pieces else None
 
 
 def _draw_front_page(
@@ -214,12 +231,12 @@ def _draw_front_page(
     placed = []
     backs = []
     for slot, (index, card) in zip(plan.slots, on_sheet, strict=False):
-        _draw_card(canvas, draw_face, card, slot.trim, slot.bleed)
+        _draw_card(canvas, draw_face, card, slot.trim, slot.bleed, _round_bleed(plan, options))
         placed.append((index, slot.trim))
     if plan.layout == "fold":
         assert draw_back is not None
         for slot, (index, card) in zip(plan.fold_backs, on_sheet, strict=False):
-            _draw_card(canvas, draw_back, card, slot.trim, slot.bleed)
+            _draw_card(canvas, draw_back, card, slot.trim, slot.bleed, _round_bleed(plan, options))
             backs.append((index, slot.trim))
     draw_cut_cues(canvas, plan.crop_marks, plan.bleed_ticks, options.mark_colour)
     parts = [_sheet_text(options.labels.sheet, sheet, sheet_count)]
@@ -254,7 +271,7 @@ def _draw_back_page(
     _start_page(canvas, plan, trim_box, bleed_box)
     placed = []
     for slot, (index, card) in zip(duplex_back_slots(plan, edge, (dx, dy)), on_sheet, strict=False):
-        _draw_card(canvas, draw_back, card, slot.trim, slot.bleed)
+        _draw_card(canvas, draw_back, card, slot.trim, slot.bleed, _round_bleed(plan, options))
         placed.append((index, slot.trim))
     label = mirror_margin_item(plan.label, plan.paper, edge)
     ruler = mirror_margin_item(plan.ruler, plan.paper, edge)
