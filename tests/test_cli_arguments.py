@@ -169,3 +169,13 @@ def test_a_paper_that_is_no_size_gets_a_paper_for_an_example() -> None:
     result = invoke("build", "--data", str(DATA), "two-ops", "--paper", "foo")
     assert result.exit_code == 2
     assert "(e.g. '330x483')" in result.output and "63.5x88.9" not in result.output
+
+
+def test_python_dash_m_pnp_runs_the_same_command() -> None:
+    """Without a __main__, `python -m pnp` said "No module named pnp.__main__"."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "pnp", "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Usage: pnp [OPTIONS] COMMAND")
