@@ -1,34 +1,65 @@
-"""Issues 6 to 8: a translated rulebook says on its title page what the translation is and is not."""
+"""Notes to translators (HTML comments) vanish from the book, and only they do."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-import pytest
-from pypdf import PdfReader
+from pnp.diagnostics import Level, Report
+from pnp.render.linebreak import Text
+from pnp.render.rule_blocks import ListBlock, Paragraph
+from pnp.render.rule_markdown import parse_rule_text
 
-from pnp.diagnostics import Report
-from pnp.model.build import load_game
-from pnp.render.rulebook import write_rulebook
-from pnp.rules import get_rules
-
-DATA = Path(__file__).resolve().parent.parent / "data"
+HEADING = "## 概要 {#overview}\n\n"
 
 
-def squeezed(text: str) -> str:
-    return re.sub(r"\s+", "", text)
+def parse(body: str) -> tuple[list, Report]:
+    report = Report()
+    blocks = parse_rule_text(HEADING + body, Path("ja.md"), report, set(), set())
+    return blocks[1:], report
 
 
-@pytest.mark.parametrize("game_id", ["take-over-that-job", "rudy", "gadget-trick"])
-def test_the_title_page_carries_the_translators_note(game_id: str, cache: Path, tmp_path: Path) -> None:
-    game = load_game(DATA / game_id, Report())
-    rules = get_rules(game.rules)
-    assert set(game.translator_notes) == set(game.languages)
-    for lang in game.languages:
-        note = game.translator_notes[lang]
-        assert len(note) > 20
-        path = write_rulebook(game, rules, lang, "a4", tmp_path / f"{lang}.pdf", cache).path
-        title_page = squeezed(PdfReader(path).pages[0].extract_text())
-        # the note wraps over several lines: compare without the spaces and breaks
-        assert squeezed(note)[:60] in title_page
+def words(block: Paragraph) -> str:
+    return "".join(run.text for run in block.runs)
+
+
+def test_a_note_at_the_start_of_a_list_item_keeps_the_sentence_after_it() -> None:
+    """Markdown reads a line beginning with <!-- as an HTML block to the end of the line that closes it:
+    the item printed as an empty bullet, with a warning that told the translator to use a comment."""
+    blocks, report = parse("- <!-- 訳注 -->ゼロのカードはありません。\n- 二つ目。\n")
+    assert not report.diagnostics
+    [items] = blocks
+    assert isinstance(items, ListBlock)
+    assert [words(item[0]) for item in items.items] == ["ゼロのカードはありません。", "二つ目。"]
+
+
+def test_a_note_at_the_start_of_a_paragraph_keeps_it_one_paragraph_at_its_line() -> None:
+    blocks, report = parse("<!-- note -->The first line\nand the second.\n")
+    assert not report.diagnostics
+    assert len(blocks) == 1 and isinstance(blocks[0], Paragraph)
+    assert "The first line" in words(blocks[0]) and "the second." in words(blocks[0])
+    assert blocks[0].line == 3
+    assert Text("<!--", "regular") not in blocks[0].runs and "note" not in words(blocks[0])
+
+
+def test_text_after_a_note_over_several_lines_is_an_error_not_lost_quietly() -> None:
+    blocks, report = parse("<!-- a note\nover two lines -->The rule.\n")
+    [error] = report.of(Level.ERROR)
+    assert error.line == 3
+    assert "after this note's --> on line 4 would not print" in error.message
+
+
+def test_a_note_alone_and_a_note_in_code_are_left_as_they_are() -> None:
+    blocks, report = parse("<!-- just a note -->\n\n    <!-- code -->kept\n")
+    assert not report.diagnostics
+    assert [type(block).__name__ for block in blocks] == ["Preformatted"]
+    assert blocks[0].text == "<!-- code -->kept"
+
+
+def test_a_jinja_comment_which_would_print_is_a_warning_at_its_line(tmp_path: Path) -> None:
+    """{# #} is Jinja's usual comment, but in a rule text {# begins a heading id: it printed as it was."""
+    from pnp.render.rule_template import jinja_comments
+
+    source = "## Overview {#overview}\n\nText. {# a note #}\n{## a real comment ##}\n"
+    [warning] = jinja_comments(source, tmp_path / "en.md")
+    assert (warning.level, warning.line) == (Level.WARNING, 3)
+    assert "'{# a note #}' prints as it is" in warning.message and "{## ... ##}" in warning.fix

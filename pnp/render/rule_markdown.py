@@ -56,6 +56,32 @@ _EXAMPLE_OPENER = re.compile(r"^\s*(`{3,}|~{3,})\s*example\b")
 MOST_NESTED = 6
 
 
+_LEADING_NOTE = re.compile(r"<!--.*?-->")
+
+
+def notes_moved_after_their_line(md: MarkdownIt, text: str) -> str:
+    """``<!-- 訳注 -->ゼロのカードは…``: a line that begins with a note is, for Markdown, an HTML block
+    to the end of the line that closes it, so the sentence after the note vanished from the book. Such a
+    note moves to the end of its line, where it is an inline comment, dropped as any other; line numbers
+    stay. Only HTML blocks are touched, never code, and a note over several lines is left (and reported)."""
+    moved = False
+    lines = text.split("\n")
+    for token in md.parse(text):
+        if token.type != "html_block" or not token.map:
+            continue
+        first = token.content.split("\n", 1)[0]
+        note = _LEADING_NOTE.match(first.lstrip())
+        if note is None or not first.lstrip()[note.end():].strip():
+            continue
+        number = token.map[0]
+        line = lines[number]
+        at = line.find(note.group(0))
+        if at >= 0 and "pnp:table" not in note.group(0):
+            lines[number] = line[:at] + line[at + len(note.group(0)):].lstrip() + note.group(0)
+            moved = True
+    return "\n".join(lines) if moved else text
+
+
 class _Parser:
     """Turns markdown-it's syntax tree into blocks, reporting what a printed rulebook cannot show."""
 
@@ -70,6 +96,7 @@ class _Parser:
         self.depth = 0  # lists, quotes and example panels around the block being read
 
     def parse(self, text: str, line_offset: int = 0, top: bool = True) -> list[Block]:
+        text = notes_moved_after_their_line(self.md, text)
         if top:
             self.lines = text.split("\n")
         tree = SyntaxTreeNode(self.md.parse(text))
@@ -254,6 +281,11 @@ class _Parser:
         elif content.startswith("<!--") and "-->" not in content:
             self.report.error("this comment is never closed: the rest of the rule text would not print",
                               self.path, line, "end the note with -->")
+        elif content.startswith("<!--") and content.split("-->", 1)[1].strip():
+            closing = line + content.split("-->", 1)[0].count("\n")
+            self.report.error(f"the text after this note's --> on line {closing} would not print: Markdown "
+                              "reads a line that begins with a note as part of it", self.path, line,
+                              "start the text on a line of its own, or put the note after it")
         elif not _HTML_COMMENT.match(content):
             self.report.warning("raw HTML is not printed in a rulebook", self.path, line,
                                 "use Markdown, or an HTML comment <!-- --> for notes to translators")

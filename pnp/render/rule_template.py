@@ -428,7 +428,19 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
                             _template_line(exc, path)) from None
     problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
                 for line, message in rendering.unknown]
-    return rendered, problems
+    return rendered, problems + jinja_comments(source, path)
+
+
+_JINJA_COMMENT = re.compile(r"\{#(?!#)[^}\n]*#\}")
+
+
+def jinja_comments(source: str, path: Path) -> list[Diagnostic]:
+    """``{# 訳注 #}``, Jinja's usual comment, which a rule text prints as it is: there ``{#`` begins a
+    heading id, so its comments are ``{## ##}``. Anyone who knows Jinja writes the usual one."""
+    return [Diagnostic(Level.WARNING, f"{match.group(0)[:40]!r} prints as it is: in a rule text a comment is "
+                       "{## ... ##}, since {#id} is a heading id", path, source.count("\n", 0, match.start()) + 1,
+                       "write {## ... ##}, or <!-- ... --> for a note to translators")
+            for match in _JINJA_COMMENT.finditer(source)]
 
 
 def _text_fault(exc: Exception) -> bool:
