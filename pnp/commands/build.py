@@ -13,11 +13,13 @@ from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, default_output, outputs_among_inputs, resolve_games
+from pnp.load.rule_files import rules_folder
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules import get_rules
 from pnp.validate import check_game
+from pnp.validate.translation_records import SOURCES_SUFFIX
 from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
 
@@ -205,20 +207,63 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
             click.echo(diagnostic.format(Path.cwd()), err=True)
         click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
         return None
-    whole = not texts.errors
-    if not whole:
+    blocked = _rulebooks_in_error(game, texts, languages)
+    whole = not blocked
+    if blocked:
         for diagnostic in texts.errors:
-            click.echo(diagnostic.format(Path.cwd()), err=True)
-        click.echo(f"{folder.name}: rulebooks not built — fix the errors above (pnp check {folder.name}); "
+            if blocked is ALL_LANGUAGES or _translation_of(game, diagnostic.file) in blocked:
+                click.echo(diagnostic.format(Path.cwd()), err=True)
+        which = "rulebooks" if blocked is ALL_LANGUAGES else f"{', '.join(sorted(blocked))} rulebooks"
+        click.echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {folder.name}); "
                    "the rest is built", err=True)
-        what = tuple(choice for choice in what if choice != "rules")
+        if blocked is ALL_LANGUAGES:
+            what = tuple(choice for choice in what if choice != "rules")
     documents = documents_for(game, rules, what)
     if "aid" in request.what and not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
         # asked for by name, made of nothing: "wrote 0 file(s)" alone left the user guessing why
         click.echo(f"note: {folder.name}: no player aid: its rules ({game.rules or 'generic'}) give no aid tables "
                    "(an aid holds the tables a game's rules module computes from its data)", err=True)
-    return game, plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
-                           documents), whole
+    units = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options, documents)
+    if blocked and blocked is not ALL_LANGUAGES:
+        units = _without_rulebooks(units, blocked)
+    return game, units, whole
+
+
+ALL_LANGUAGES: frozenset[str] = frozenset({"*"})  # an error no one translation holds: no rulebook is built
+
+
+def _translation_of(game: Game, file: Path | None) -> str | None:
+    """The translation a file belongs to (rules/ja.md, rules/ja.sources.toml), or None: the source text,
+    the examples or the rules' data, which every language's rulebook reads."""
+    if file is None or file.parent != rules_folder(game):
+        return None
+    lang = file.name.removesuffix(SOURCES_SUFFIX).removesuffix(".md")
+    return lang if lang in game.languages and lang != game.source_language else None
+
+
+def _rulebooks_in_error(game: Game, texts: Report, languages: Iterable[str]) -> frozenset[str]:
+    """Languages whose rulebooks the rule-text errors stop, of those asked for. A translation in progress
+    stops its own rulebook only: the source's author still prints theirs, and other translations theirs."""
+    asked = set(languages)
+    blocked: set[str] = set()
+    for diagnostic in texts.errors:
+        lang = _translation_of(game, diagnostic.file)
+        if lang is None:
+            return ALL_LANGUAGES
+        if lang in asked:
+            blocked.add(lang)
+    return frozenset(blocked)
+
+
+def _without_rulebooks(units: list[Unit], languages: frozenset[str]) -> list[Unit]:
+    rulebooks = set(WHAT_DOCUMENTS["rules"])
+    kept = []
+    for unit in units:
+        if unit.component is None and unit.lang in languages:
+            unit = replace(unit, jobs=tuple(job for job in unit.jobs if job.kind not in rulebooks))
+        if unit.jobs:
+            kept.append(unit)
+    return kept
 
 
 def _languages(game: Game, request: BuildRequest) -> tuple[str, ...]:

@@ -1,0 +1,58 @@
+"""A translation in progress stops its own rulebook only: the source's author still prints theirs."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+
+TWO_OPS = Path(__file__).resolve().parents[1] / "data" / "two-ops"
+
+
+@pytest.fixture()
+def data(tmp_path: Path) -> Path:
+    """Two Ops with the Japanese translation's last section (the credits) not written yet."""
+    folder = tmp_path / "data"
+    shutil.copytree(TWO_OPS, folder / "two-ops")
+    ja = folder / "two-ops" / "rules" / "ja.md"
+    text = ja.read_text(encoding="utf-8")
+    ja.write_text(text[:text.rindex("\n## ")] + "\n", encoding="utf-8")
+    return folder
+
+
+def build(data: Path, out: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["build", "--data", str(data), "two-ops", "--what", "rules", "--paper", "a4",
+                                      "--out", str(out), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+def test_the_source_rulebook_is_built_while_the_translation_is_missing_a_section(data: Path, tmp_path: Path) -> None:
+    """Before, both rulebooks were left out, "wrote 0 file(s)", even with --lang en."""
+    code, output = build(data, tmp_path / "out")
+    assert code == 1
+    assert "section 'credits' (en.md line" in output and "is missing from rules/ja.md" in output
+    assert "two-ops: ja rulebooks not built" in output
+    assert (tmp_path / "out" / "two-ops" / "en" / "a4" / "rules.pdf").is_file()
+    assert not (tmp_path / "out" / "two-ops" / "ja").exists()
+
+
+def test_asking_for_the_source_language_only_builds_it_without_a_word_of_the_translation(
+        data: Path, tmp_path: Path) -> None:
+    code, output = build(data, tmp_path / "out", "--lang", "en")
+    assert code == 0, output
+    assert "ja.md" not in output and "not built" not in output
+    assert (tmp_path / "out" / "two-ops" / "en" / "a4" / "rules-booklet.pdf").is_file()
+
+
+def test_an_error_in_the_source_text_still_stops_every_rulebook(data: Path, tmp_path: Path) -> None:
+    en = data / "two-ops" / "rules" / "en.md"
+    en.write_text(en.read_text(encoding="utf-8").replace("{{ players.max }}", "{{ players.max }", 1), encoding="utf-8")
+    code, output = build(data, tmp_path / "out", "--lang", "en")
+    assert code == 1
+    assert "two-ops: rulebooks not built" in output
+    assert not (tmp_path / "out" / "two-ops" / "en" / "a4" / "rules.pdf").exists()
