@@ -222,6 +222,32 @@ def test_a_placeholder_the_translation_dropped_is_still_caught_beside_a_source_e
     assert not any("players.max }}" in m for m in errors)
 
 
+def test_a_placeholder_or_number_only_the_translation_has_is_reported_at_its_own_line() -> None:
+    """"has {{ setup[2].hand }}" was reported at the paragraph's first "{{", and "states 0" at the first
+    line holding the character 0, "10点" two lines above it."""
+    from pnp.validate.translation_records import Section
+    from pnp.validate.translations import compare_section
+
+    source = Section("scoring", "Scoring", 2, 20, "## Scoring {#scoring}\n\nFirst to 10 points wins.\n\n"
+                     "Deal {{ setup[players.min].hand }} cards.")
+    target = Section("scoring", "得点", 2, 30, "## 得点 {#scoring}\n\n10点で勝ちです。\n\n"
+                     "{{ setup[players.min].hand }}枚配り、\n{{ setup[2].hand }}枚めくります。\n0点から始めます。")
+    findings = {finding.message: finding.line for finding in
+                compare_section(source, target, Path("ja.md"), None, "en", "ja")}
+    assert findings == {
+        "section 'scoring' has {{ setup[2].hand }}, which the source section does not": 35,
+        "section 'scoring': the translation states 0, the source does not": 36,
+    }
+
+
+def test_a_misspelt_placeholder_in_the_translation_is_one_error(copy: Path) -> None:
+    ja = copy / "rules" / "ja.md"
+    edit(ja, "{{ players.min }}～", "{{ players.mni }}～")
+    errors = [(d.file.name if d.file else None, d.line, d.message) for d in check(copy).of(Level.ERROR)]
+    assert len(errors) == 1, errors
+    assert errors[0][:2] == ("ja.md", line_of(ja, "players.mni"))
+
+
 def test_glossary_violation_is_a_warning(copy: Path) -> None:
     ja = copy / "rules" / "ja.md"
     text = ja.read_text(encoding="utf-8")

@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -111,6 +111,15 @@ def _first_line(section: Section, pattern: str) -> int:
     return section.line
 
 
+def _line_holding(section: Section, holds: Callable[[str], bool]) -> int:
+    """The line inside a section that holds a placeholder or number, as the comparison reads them: a
+    search for text found "0" in the "10点" of an earlier line, and "{{" in the paragraph's first."""
+    for offset, line in enumerate(section.text.split("\n")):
+        if holds(line):
+            return section.line + offset
+    return section.line
+
+
 def compare_section(source: Section, target: Section, target_path: Path, glossary: Glossary | None,
                     source_lang: str, lang: str) -> list[Finding]:
     """Placeholders, numbers and glossary terms of one translated section against its source."""
@@ -123,7 +132,8 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
     for item in sorted(have - want):
         findings.append(Finding("placeholder", source.id, f"section {source.id!r} has {item}, which the source "
                                 f"section does not", Level.ERROR, target_path,
-                                _first_line(target, item.split()[-1] if item.startswith("example") else "{{"),
+                                _first_line(target, item.split()[-1]) if item.startswith("example")
+                                else _line_holding(target, lambda line, item=item: item in placeholders(line)),
                                 "remove it, or add it to the source section too"))
     # A translation may repeat a number ("second place" is "2位"), but may not drop one or state a new one.
     want_numbers, have_numbers = numbers(source.text), numbers(target.text)
@@ -136,7 +146,8 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
                                 "languages)"))
     for number in sorted(set(have_numbers) - set(want_numbers), key=float):
         findings.append(Finding("number", source.id, f"section {source.id!r}: the translation states {number}, "
-                                "the source does not", Level.ERROR, target_path, _first_line(target, number),
+                                "the source does not", Level.ERROR, target_path,
+                                _line_holding(target, lambda line, number=number: number in numbers(line)),
                                 "check the number against the source section"))
     missing = glossary.missing_terms(prose(source.text), prose(target.text), source_lang, lang) if glossary else []
     for term in missing:
@@ -278,7 +289,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         return
     results = results if results is not None else compute_results(game, rules)
     placed: dict[str, set[str]] = {}
-    source_error_lines: set[int] = set()
+    error_lines: dict[str, set[int]] = {}  # per language: lines of its rule text that have errors
     unreadable: set[str] = set()  # not text, or its sections lost (reported once): none can be compared
     for lang in game.languages:
         path = rule_text_path(game, lang)
@@ -293,9 +304,8 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
             continue
         reported_before = len(report.diagnostics)
         text = load_rule_text(game, rules, lang, report, results, data_in_error)
-        if lang == game.source_language:
-            source_error_lines = {found.line for found in report.diagnostics[reported_before:]
-                                  if found.level is Level.ERROR and found.line is not None}
+        error_lines[lang] = {found.line for found in report.diagnostics[reported_before:]
+                             if found.level is Level.ERROR and found.line is not None}
         if text is not None and not text.blocks:
             # only white space or comments: the rulebook would be its title page, and each section and
             # example would be "missing" from it one by one
@@ -310,7 +320,8 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     _check_placements(game, placed, report)
     for status in analyse_translations(game, report):
         if not unreadable & {status.lang, game.source_language}:  # else every section would be "missing"
-            waiting = _sections_at(status.sections, source_error_lines)
+            waiting = (_sections_at(status.sections, error_lines.get(game.source_language, set()), "source")
+                       | _sections_at(status.sections, error_lines.get(status.lang, set()), "target"))
             status.findings = [finding for finding in status.findings
                                if not (finding.kind == "placeholder" and finding.section in waiting)]
             _report_language(game, status, report)
@@ -319,11 +330,17 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
                 report.diagnostics.extend(orphan_records(game, status.lang, source_ids))
 
 
-def _sections_at(sections: Sequence[SectionStatus], lines: set[int]) -> set[str]:
-    """Ids of the source sections holding one of ``lines``: a placeholder in error there (reported at
-    its line) is not compared with the translation, whose correct one would be "missing" and "extra"."""
-    return {entry.id for entry in sections if entry.source is not None
-            and any(entry.source.line <= line <= entry.source.line + entry.source.text.count("\n") for line in lines)}
+def _sections_at(sections: Sequence[SectionStatus], lines: set[int], side: str) -> set[str]:
+    """Ids of the sections whose ``side`` ("source" or "target") holds one of ``lines``: a placeholder in
+    error there (reported at its line) is not compared with the other language, where the correct one
+    would be "missing" and the misspelt one "extra"."""
+    found = set()
+    for entry in sections:
+        section = getattr(entry, side)
+        if section is not None and any(section.line <= line <= section.line + section.text.count("\n")
+                                       for line in lines):
+            found.add(entry.id)
+    return found
 
 
 def _raw_text(path: Path) -> str | None:
