@@ -304,6 +304,23 @@ def test_round_pieces_are_cut_to_a_circle_with_a_ring_of_bleed(tmp_path: Path) -
     assert darkest(render(square, 0, 300), trim.x + 1.0, trim.top - 1.0, 297, 300) < 160
 
 
+def test_the_fold_line_shows_through_the_bleed_between_fronts_and_backs(tmp_path: Path) -> None:
+    """Drawn under the art, the dashed line was hidden wherever the bleed reached the 4 mm limit, as with
+    25 mm tokens on A4, on a sheet whose label says to fold at the dashed marks."""
+    plan = plan_fold_sheet(A4, CardSize(25.0, 25.0, "token"))
+    assert plan.fold_line is not None and plan.fold_line.y0 == plan.fold_line.y1  # a horizontal fold
+    path = tmp_path / "fold.pdf"
+    write_card_sheets(path, list(range(len(plan.slots))), grey_face, grey_face, plan, options(mode="fold"))
+    image = render(path, 0, 600)
+    fold_y = plan.fold_line.y0
+    nearest_trim = min(abs(edge - fold_y) for slot in (*plan.slots, *plan.fold_backs)
+                       for edge in (slot.trim.bottom, slot.trim.top))
+    assert nearest_trim >= 2.9  # the line runs in the bleed, which is cut away
+    for x in (4.5, 60.0, 105.0, 150.0, 205.0):  # at the paper's edge and across the sheet
+        assert darkest(image, x, fold_y, 297, 600, radius_mm=1.2) < 60, x  # a dash, darker than the grey art
+    assert darkest(image, 105.0, fold_y + nearest_trim + 0.3, 297, 600) > 100  # the cards are untouched
+
+
 def test_letter_ticks_show_on_dark_bleed(tmp_path: Path) -> None:
     path = tmp_path / "ticks.pdf"
     dpi = 600
