@@ -101,8 +101,30 @@ def test_every_font_is_embedded_and_helvetica_never_appears(fontset: FontSet) ->
             base_fonts.append(str(font["/BaseFont"]))
     assert len(base_fonts) == 2
     assert base_fonts[0] != base_fonts[1]
-    for base_font in base_fonts:  # reportlab's subset tag, the font's own name, our subset key
-        assert re.fullmatch(r"/AAAAAA\+NotoSansCJKjp-(Regular|Bold)-[0-9a-f]{8}", base_font), base_font
+    for base_font in base_fonts:  # reportlab's subset tag, the font's own name, our subset key, what it holds
+        assert re.fullmatch(r"/AAAAAA\+NotoSansCJKjp-(Regular|Bold)-[0-9a-f]{8}-[0-9a-f]{8}", base_font), base_font
+
+
+def embedded_names(text: str, fontset: FontSet) -> tuple[str, str]:
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A6, invariant=1, initialFontName=fontset.regular)
+    canvas.setFont(fontset.regular, 12)
+    canvas.drawString(20, 300, text)
+    canvas.showPage()
+    canvas.save()
+    [font] = PdfReader(buffer).pages[0]["/Resources"]["/Font"].values()
+    font = font.get_object()
+    return str(font["/BaseFont"]), str(font["/FontDescriptor"]["/FontName"])
+
+
+def test_files_embedding_different_glyphs_name_their_subsets_apart(fontset: FontSet) -> None:
+    """reportlab named every file's subset "AAAAAA+<font>": a print shop ganging two decks, or a RIP
+    caching fonts by name, could print one file's text with the other's glyphs."""
+    first, first_descriptor = embedded_names("相手の手札", fontset)
+    other, _ = embedded_names("Bold text", fontset)
+    again, _ = embedded_names("相手の手札", fontset)
+    assert first != other
+    assert first == again == first_descriptor  # the same glyphs, the same name: builds stay reproducible
 
 
 def test_two_subsets_of_one_font_in_one_process_keep_their_own_glyphs(tmp_path: Path) -> None:

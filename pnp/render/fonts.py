@@ -35,6 +35,30 @@ if TYPE_CHECKING:
     from fontTools.ttLib import TTFont as FtFont
 
 
+class EmbeddedFont(RlFont):
+    """A TrueType font whose embedded subsets are named by what they hold.
+
+    reportlab names a document's subset "AAAAAA+<font>" whatever glyphs it holds, so every pnp PDF
+    used one name for different subsets (103 glyphs in Two Ops' deck, 100 in Rudy's). Legal within a
+    file, but a print shop that gangs several files onto a sheet, or a RIP that caches fonts by name,
+    can then print one file's text with another's glyphs. The name gains a digest of the subsets'
+    characters: equal names mean equal subsets, and the same inputs still give the same bytes.
+    """
+
+    def addObjects(self, doc: object) -> None:
+        state = self.state.get(doc)
+        if state is None:
+            super().addObjects(doc)
+            return
+        named = self.face.name
+        held = hashlib.sha256(repr(state.subsets).encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        self.face.name = named + b"-" + held.encode("ascii")
+        try:
+            super().addObjects(doc)
+        finally:
+            self.face.name = named
+
+
 # Bumped whenever the conversion changes, so stale cache files are never reused.
 _CONVERTER_VERSION = "pnp-otf2ttf-1"
 # Any fixed date works; it only has to stay the same between builds (2020-01-01).
@@ -347,7 +371,7 @@ def _register(role: str, path: Path, charset: frozenset[str], cache_dir: Path) -
     name = f"Pnp{_camel(role)}-{key[:8]}"
     if name not in pdfmetrics.getRegisteredFontNames():
         try:
-            font = RlFont(name, str(ttf_path))
+            font = EmbeddedFont(name, str(ttf_path))
         except Exception as exc:  # reportlab raises TTFError and plain errors alike
             raise DataError(f"reportlab cannot use font {path}: {exc}", file=path) from exc
         # registerFont silently hands back an earlier font with the same PostScript name, so a second
