@@ -197,7 +197,9 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
         if rules is not None and not report.errors and not request.options.force:
             probe = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options,
                               documents_for(game, None, what))
+            probe, left_out = _without_papers_too_small(game, probe, request)
             if probe and all(all_fresh(unit) is not None for unit in probe):
+                _say(left_out)
                 return game, probe, True
         # what check_folder does, on the game loaded above; rule texts only when a rulebook is wanted
         texts = Report()
@@ -226,7 +228,46 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
     units = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options, documents)
     if blocked and blocked is not ALL_LANGUAGES:
         units = _without_rulebooks(units, blocked)
+    units, left_out = _without_papers_too_small(game, units, request)
+    _say(left_out)
     return game, units, whole
+
+
+def _say(notes: list[str]) -> None:
+    for note in notes:
+        click.echo(note, err=True)
+
+
+def _without_papers_too_small(game: Game, units: list[Unit], request: BuildRequest) -> tuple[list[Unit], list[str]]:
+    """A default build (A4 and Letter) leaves out the sheets a paper cannot hold, with a note: a 190 ×
+    270 mm board fits A4, not Letter, and a larger one needs a print-shop sheet. pnp check passed it, so
+    failing the build for a paper nobody asked for was a contradiction. A paper asked for by name
+    (--paper letter) still fails."""
+    if request.papers:
+        return units, []
+    from pnp.render.imposition import paper_holds
+    from pnp.render.paper import parse_paper
+
+    bleed_mm = request.options.print.bleed_mm
+    kept, left_out = [], {}
+    for unit in units:
+        component = game.components.get(unit.component) if unit.component else None
+        if component is not None:
+            jobs = tuple(job for job in unit.jobs
+                         if not job.paper or paper_holds(job.paper, component.trim_mm, bleed_mm, job.kind == "fold"))
+            for job in unit.jobs:
+                if job not in jobs:
+                    left_out.setdefault((component.id, job.paper), []).append(job.path.name)
+            unit = replace(unit, jobs=jobs)
+        if unit.jobs:
+            kept.append(unit)
+    notes = []
+    for (component_id, paper), names in left_out.items():
+        width, height = game.components[component_id].trim_mm
+        notes.append(f"note: {game.id}: {paper}/{', '.join(dict.fromkeys(names))} left out: {width:g} × {height:g} "
+                     f"mm pieces do not fit {parse_paper(paper).name} paper (build them on a bigger sheet, e.g. "
+                     "--paper a3)")
+    return kept, notes
 
 
 ALL_LANGUAGES: frozenset[str] = frozenset({"*"})  # an error no one translation holds: no rulebook is built

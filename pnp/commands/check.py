@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from pnp.commands.languages import language_fix
-from pnp.commands.sheet_counts import HEADER, sheet_records, sheet_rows
+from pnp.commands.sheet_counts import HEADER, papers_too_small, sheet_records, sheet_rows
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.validate import check_folder
@@ -35,6 +35,8 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
     results = []
     for folder in folders:
         result = check_folder(folder)
+        if result.game is not None:
+            papers_too_small(result.game, result.report)
         results.append(result)
         checked.append((result.game.id if result.game else folder.name, result.report,
                         sheet_records(result.game) if result.game is not None and output == "json" else []))

@@ -12,7 +12,9 @@ CARD_PRESETS: dict[str, tuple[float, float]] = {
     "tarot": (70.0, 120.0),
     "square": (70.0, 70.0),
 }
-LARGEST_MM = 280.0  # anything bigger cannot sit on A4 or Letter with margins
+#: longer than any sheet a print shop runs (SRA3 is 450 mm, 12 × 18 in 457 mm): a typo, 635 for 63.5. Pieces
+#: too big for A4 or Letter are fine: they print on print-shop sheets (`pnp check` notes it)
+LARGEST_MM = 450.0
 
 
 class SizeError(ValueError):
@@ -41,5 +43,6 @@ def parse_size(value: Any) -> tuple[float, float]:
     if width <= 0 or height <= 0:
         raise SizeError(f"card size {width} × {height} mm must be positive")
     if max(width, height) > LARGEST_MM:
-        raise SizeError(f"card size {width} × {height} mm does not fit on A4 or Letter")
+        raise SizeError(f"card size {width:g} × {height:g} mm is longer than any print-shop sheet ({LARGEST_MM:g} mm)",
+                        "write the size in millimetres: 63.5 for a poker card's width, not 635")
     return width, height

@@ -22,9 +22,10 @@ placed by :mod:`pnp.render.sheet_margins`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
-from pnp.render.paper import CardSize, Orientation, Paper, SizeError
+from pnp.render.paper import CardSize, Orientation, Paper, SizeError, parse_paper
 from pnp.render.sheet_geometry import (
     EPS,
     LABEL_BAND_MIN_MM,
@@ -345,3 +346,15 @@ def _grid_slots(
             )
             slots.append(Slot(len(slots), row, col, trim, bleed_rect))
     return tuple(slots)
+
+
+@cache
+def paper_holds(paper: str, trim_mm: tuple[float, float], bleed_mm: float, fold: bool) -> bool:
+    """Whether ``paper`` holds at least one such piece, on duplex sheets or, with ``fold``, on fold sheets:
+    what a default build asks before planning sheets (pnp/commands/build.py)."""
+    plan = plan_fold_sheet if fold else plan_sheet
+    try:
+        plan(parse_paper(paper), CardSize(trim_mm[0], trim_mm[1], "custom"), bleed_mm=bleed_mm)
+    except ImpositionError:
+        return False
+    return True
