@@ -43,7 +43,7 @@ class PaperParam(click.ParamType):
     name = "PAPER"
 
     def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
-        from pnp.render.paper import SizeError, parse_paper, smaller_than_smallest
+        from pnp.render.paper import SizeError, paper_key, parse_paper, smaller_than_smallest
 
         text = str(value).strip().lower()
         if text in PAPER_SIZES:
@@ -53,9 +53,12 @@ class PaperParam(click.ParamType):
         except SizeError as exc:
             self.fail(f"{exc}; or one of: {', '.join(PAPER_SIZES)}", param, ctx)
         if smaller_than_smallest(paper):
+            inches = (f"; if you meant {paper.width_mm:g} × {paper.height_mm:g} in, write --paper "
+                      f"{paper.width_mm * 25.4:.0f}x{paper.height_mm * 25.4:.0f}"
+                      if max(paper.width_mm, paper.height_mm) <= 60 else "")
             self.fail(f"{paper.name} is smaller than A5 (148 × 210 mm), the smallest paper pnp lays rulebooks "
-                      "and aids on; for one card a page, use --what singles, without --paper", param, ctx)
-        return f"{paper.width_mm:g}x{paper.height_mm:g}"
+                      f"and aids on{inches}; for one card a page, use --what singles, without --paper", param, ctx)
+        return paper_key(paper)
 
 
 _out_option = click.option(

@@ -179,3 +179,19 @@ def test_python_dash_m_pnp_runs_the_same_command() -> None:
     result = subprocess.run([sys.executable, "-m", "pnp", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Usage: pnp [OPTIONS] COMMAND")
+
+
+def test_a_custom_paper_is_one_sheet_whichever_way_round_and_a_named_one_keeps_its_name() -> None:
+    """483x330 and 330x483 built two folders of the same PDFs, and 210x297 one beside a4/."""
+    from pnp.cli import PaperParam
+
+    convert = PaperParam().convert
+    assert convert("483x330", None, None) == convert("330x483", None, None) == "330x483"
+    assert convert("210x297", None, None) == convert("297x210", None, None) == "a4"
+    assert convert("215.9x279.4", None, None) == "letter"
+
+
+def test_a_paper_in_inches_written_as_millimetres_gets_the_millimetres() -> None:
+    result = CliRunner().invoke(cli, ["build", "--paper", "13x19"])
+    assert result.exit_code == 2
+    assert "if you meant 13 × 19 in, write --paper 330x483" in result.output

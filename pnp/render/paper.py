@@ -128,6 +128,17 @@ LARGEST_PAPER_MM = 5080.0
 SMALLEST_PAPER = PAPER_SIZES["a5"]  # rulebooks, aids and the calibration sheet are laid out down to this
 
 
+def paper_key(paper: Paper) -> str:
+    """A custom size as a build names its folder: a named paper's name when it is one (210x297 is a4),
+    else short side first. 483x330 and 330x483 are one sheet, which pnp turns as the cards need, so they
+    were two folders of the same PDFs."""
+    short, long = sorted((paper.width_mm, paper.height_mm))
+    for name, known in PAPER_SIZES.items():
+        if abs(known.width_mm - short) < 0.5 and abs(known.height_mm - long) < 0.5:
+            return name
+    return f"{short:g}x{long:g}"
+
+
 def smaller_than_smallest(paper: Paper) -> bool:
     short, long = sorted((paper.width_mm, paper.height_mm))
     return short < SMALLEST_PAPER.width_mm or long < SMALLEST_PAPER.height_mm
