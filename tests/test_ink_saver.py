@@ -63,3 +63,15 @@ def test_rudy_coins_print_their_value_in_the_low_ink_variant():
         for coin in dark_coins:
             texts = [e for e in coin.face if e.type == "text" and e.values.get("text") in ("5", "20")]
             assert texts and all(e.values["colour"] == expected for e in texts)
+
+
+def test_a_faint_pattern_on_a_light_ground_stays_faint_in_the_low_ink_variant() -> None:
+    """Its lines all turned #b0b0b0: a #eeeeee texture on white printed darker in the variant meant to
+    save ink. Lines on a dark ground the variant leaves out still turn grey, or they would vanish."""
+    from pnp.render.ink_saver import PATTERN_GREY, low_ink_pattern_lines
+
+    assert low_ink_pattern_lines("#eeeeee", None) == "#eeeeee"
+    assert low_ink_pattern_lines("#eeeeee", "#fafafa") == "#eeeeee"
+    assert low_ink_pattern_lines("#ffffff", "#1d2b53") == PATTERN_GREY  # white lines on navy: not white on white
+    assert low_ink_pattern_lines("#222222", None) == PATTERN_GREY  # dark lines get lighter, as before
+    assert low_ink_pattern_lines(None, None) == PATTERN_GREY

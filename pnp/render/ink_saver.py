@@ -41,14 +41,33 @@ def on_white_paper(elements: Sequence[Resolved], size_mm: tuple[float, float]) -
 
 
 def _is_light(colour: object) -> bool:
+    found = luminance(colour)
+    return found is not None and found > LIGHT
+
+
+def luminance(colour: object) -> float | None:
+    """Relative luminance of a "#rrggbb" colour (0 black, 1 white); None for anything else."""
     if not isinstance(colour, str) or len(colour) != 7 or not colour.startswith("#"):
-        return False
+        return None
     try:
         channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
     except ValueError:
-        return False
+        return None
     red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue > LIGHT
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+PATTERN_GREY = "#b0b0b0"  # a low-ink pattern's lines: visible on paper once a dark fill is left out
+
+
+def low_ink_pattern_lines(stroke: str | None, fill: str | None) -> str:
+    """Light grey, unless the lines were already lighter on a light ground: a faint #eeeeee texture on
+    white would otherwise print darker in the variant meant to save ink."""
+    grey = luminance(PATTERN_GREY) or 0.0
+    lines, ground = luminance(stroke), luminance(fill) if fill else 1.0
+    if lines is not None and ground is not None and lines > grey and ground > LIGHT:
+        return stroke  # type: ignore[return-value]
+    return PATTERN_GREY
 
 
 def _box(values: dict, size_mm: tuple[float, float]) -> Box:

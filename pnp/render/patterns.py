@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 
+from pnp.render.ink_saver import low_ink_pattern_lines
+
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
@@ -70,9 +72,7 @@ def draw_pattern(canvas: Canvas, kind: str, bleed: Rect, trim: Rect, fill: str |
     if fill and not ink_saver:
         canvas.setFillColor(HexColor(fill))
         canvas.rect(x, y, w, h, stroke=0, fill=1)
-    line_colour = HexColor(stroke or "#000000")
-    if ink_saver:
-        line_colour = HexColor("#b0b0b0")
+    line_colour = HexColor(low_ink_pattern_lines(stroke, fill) if ink_saver else stroke or "#000000")
     canvas.setStrokeColor(line_colour)
     canvas.setLineWidth(line_width)
     tile_w, tile_h = tile_size(kind, trim, spacing)
