@@ -571,3 +571,24 @@ def test_a_layout_with_no_elements_is_a_warning(game: NewGame, text: str) -> Non
     assert len(warnings) == 1, result.output
     assert "my-face.toml" in warnings[0]
     assert "warning: layout 'my-face' has no elements: the cards it draws print blank" in warnings[0]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_layout_file_that_cannot_be_read_is_not_also_unknown(game: NewGame, command: str) -> None:
+    """Malformed TOML was reported at its line, and then game.toml said "unknown face layout 'my-face'
+    ... or add layouts/my-face.toml", a file that was there."""
+    game.write_layout(LAYOUT_HEAD + "size = 12pt\n")
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {3}, "malformed TOML")
+    assert len(error_lines(result)) == 1, result.output
+
+
+def test_an_unknown_layout_is_reported_at_the_line_that_names_it(game: NewGame) -> None:
+    manifest = game.manifest.read_text(encoding="utf-8")
+    game.manifest.write_text(manifest.replace('face = "my-face"\n', 'face = "my-face"\nback = "my-bak"\n', 1),
+                             encoding="utf-8")
+    line = game.manifest.read_text(encoding="utf-8").splitlines().index('back = "my-bak"') + 1
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "game.toml", {line}, "unknown back layout 'my-bak'")

@@ -96,8 +96,12 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
         layouts = {}
         for role, name in (("face", face_layout_name(component)), ("back", back_layout_name(component))):
             layout = library.get(name)
+            if layout is None and name in library.in_error:
+                continue  # its file is there, with errors reported at their lines: not "unknown" too
             if layout is None:
                 line = component.source.line if component.source else None
+                if game.manifest is not None:  # the face = or back = line, where the name was written
+                    line = game.manifest.line_of("components", component.id, role) or line
                 report.error(f"component {component.id!r}: unknown {role} layout {name!r}",
                              game.manifest.path if game.manifest else None, line,
                              f"available: {', '.join(library.names())}; or add layouts/{name}.toml to the game")

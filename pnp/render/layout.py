@@ -158,6 +158,7 @@ class LayoutLibrary:
 
     layouts: dict[str, Layout] = field(default_factory=dict)
     unparsed_builtins: dict[str, Any] = field(default_factory=dict)  # name -> its file (a Traversable)
+    in_error: set[str] = field(default_factory=set)  # the game's layouts that could not be read (reported)
 
     def get(self, name: str) -> Layout | None:
         layout = self.layouts.get(name)
@@ -214,10 +215,13 @@ def load_library(game_path: Path | None, report: Report) -> LayoutLibrary:
                 doc = load_toml(path)
             except DataError as exc:
                 report.diagnostics.append(exc.diagnostic)
+                library.in_error.add(path.stem)
                 continue
             layout = _parse(path.stem, str(path), doc, report)
             if layout:
                 library.layouts[path.stem] = layout
+            else:
+                library.in_error.add(path.stem)
     return library
 
 
