@@ -61,3 +61,21 @@ def test_a_player_in_a_game_without_example_players_is_an_error(tmp_path: Path) 
     assert len(errors) == 1, errors
     assert errors[0].endswith(f"en.md:{line}: error: player('Bob') names no player of the examples: the rulebook "
                               "would print 'Bob'")
+
+
+def test_a_card_list_that_cannot_be_read_holds_up_the_card_mentions(tmp_path: Path) -> None:
+    """A malformed row in deck.csv left the list unread, and every card the rules named was "names no
+    card" too: one mistake, reported in two files."""
+    made = CliRunner().invoke(cli, ["new", "--data", str(tmp_path / "data"), "my-game", "--lang", "en"])
+    assert made.exit_code == 0, made.output
+    game = tmp_path / "data" / "my-game"
+    with open(game / "game.toml", "a", encoding="utf-8") as manifest:  # a second list, which stays readable
+        manifest.write('\n[components.chips]\nkind = "tokens"\nname = { en = "Chips" }\ncount = 2\n'
+                       'size = [20, 20]\ncards = "cards/chips.csv"\n')
+    (game / "cards" / "chips.csv").write_text("id,count,name.en\nchip,2,Chip\n", encoding="utf-8")
+    deck = game / "cards" / "deck.csv"
+    rows = deck.read_text(encoding="utf-8").splitlines(keepends=True)
+    rows[2] = rows[2].replace(",number,", ',"number"x,', 1)  # text after a closing quote
+    deck.write_text("".join(rows), encoding="utf-8")
+    errors, _ = check_with_sentence(tmp_path, "my-game", 'Such as {{ card("red-1") }}.')
+    assert len(errors) == 1 and "deck.csv:3: error: malformed CSV" in errors[0], errors

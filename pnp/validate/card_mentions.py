@@ -21,8 +21,8 @@ _CARD_CALL = re.compile(r"""\{\{[^}]*?\b(cards?)\(\s*(["'])(.*?)\2\s*\)""", re.D
 def check_card_mentions(game: Game, path: Path, text: str, report: Report) -> None:
     """Report each literal card id of a ``card()`` or ``cards()`` call that no card list holds."""
     known = [card.id for card in game.all_cards()]
-    if not known:
-        return  # no card list could be read (reported): every id would be unknown
+    if not known or any(component.list_failed for component in game.components.values()):
+        return  # a card list could not be read whole (reported): its ids would be unknown
     ids = set(known)
     for match in _CARD_CALL.finditer(text):
         function, written = match.group(1), match.group(3)
