@@ -737,3 +737,19 @@ def test_a_component_emptied_is_one_error(tmp_path: Path, game: str, component: 
     assert len(errors) == 1, result.output
     assert errors[0].endswith(f"/{game}/game.toml:{start + 1}: error: components.{component}: has no name, count, "
                               "size or cards"), result.output
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('suits = ["spades", "hearts", "diamonds", "clubs"]\nranks = "1-10"',
+     'suits = ["spades", "heart", "diamonds", "clubs"]\nranks = "1-10"',
+     "component 'deck': the grid names an unknown suit 'heart'"),
+    ('kinds = ["court"]', 'kinds = ["courts"]', "component 'deck': the grid names an unknown kind 'courts'"),
+])
+def test_a_misspelt_name_in_a_grid_is_one_error_at_its_line(tmp_path: Path, old: str, new: str,
+                                                             message: str) -> None:
+    """"heart" for "hearts" was two errors at the grid's header, neither saying it: every heart 1-10
+    appears 0 times, and every hearts card is outside the grid."""
+    status, errors, where = check_with(tmp_path, "two-ops", old, new, file="game.toml")
+    assert status == 1
+    assert len(errors) == 1, errors
+    assert where in errors[0] and message in errors[0]

@@ -124,9 +124,11 @@ def check_grids(game: Game, report: Report) -> None:
         if not game.countable(component):
             continue  # a card with a misspelt kind, suit or colour (reported) would be missing from its place
         component_slips = count_slips(game, component)
-        for grid in component.grids:
+        for index, grid in enumerate(component.grids):
             axis_attr, axis = grid.axis
             line = grid.source.line if grid.source else None
+            if _report_unknown_grid_names(game, component, index, grid, report):
+                continue  # its cells of that name would all be missing, and the cards outside the grid
             in_grid = [card for card in component.cards if not grid.kinds or card.kind in grid.kinds]
             unplaced = [card.id for card in in_grid if getattr(card, axis_attr) is None or card.rank is None]
             if unplaced:
@@ -176,6 +178,26 @@ def check_grids(game: Game, report: Report) -> None:
 
 
 GRID_CARDS_SHOWN = 8
+
+
+def _report_unknown_grid_names(game: Game, component: Component, index: int, grid: GridRule, report: Report) -> bool:
+    """A kind, suit or colour of the grid that the game does not declare, at its key's line. "heart" for
+    "hearts" was two errors at the grid's header: every heart missing, and every heart outside the grid."""
+    found = False
+    for (attribute, key), names in zip(TERM_TABLES, (grid.colours, grid.suits, grid.kinds), strict=True):
+        known = getattr(game, key)
+        if key in game.unreadable or not known:
+            continue
+        for name in names:
+            if name in known:
+                continue
+            found = True
+            hint = closest(name, known)
+            line = game.manifest.line_of("components", component.id, "grid", index, key) if game.manifest else None
+            report.error(f"component {component.id!r}: the grid names an unknown {attribute} {name!r}",
+                         _manifest(game), line or (grid.source.line if grid.source else None),
+                         f"did you mean {hint!r}?" if hint else f"known {key}: {', '.join(known)}")
+    return found
 
 
 def count_slips(game: Game, component: Component) -> list[tuple[Card, int, GridRule]]:
