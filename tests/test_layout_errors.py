@@ -187,7 +187,9 @@ def test_size_that_is_not_a_number_is_an_error(game: NewGame, command: str) -> N
     game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "rect"\nx = 5\ny = 5\nw = "huge"\nh = 10\nfill = "#000000"\n')
     result = game.run(command)
     assert_fails_cleanly(result)
-    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 4}, "huge", FIRST_CARD)
+    # "huge" reads no card: the layout's own mistake, said once, not "cards 'red-1', ... and 6 more"
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 4}, "layout 'my-face': ", "huge")
+    assert "fix: fix this value of the layout" in result.output and FIRST_CARD not in result.output
     assert game.pdfs_written() == []
 
 
@@ -537,7 +539,7 @@ OUT_OF_RANGE = {
     "spacing-written": (f'{LAYOUT_HEAD}[[element]]\ntype = "pattern"\nspacing = 0.001\n', 5,
                         ("spacing = 0.001 is finer than a pattern can repeat",)),
     "spacing-computed": (f'{LAYOUT_HEAD}[[element]]\ntype = "pattern"\nspacing = "width / 1000"\n', 5,
-                         ("gives 0.0635, which is finer", FIRST_CARD)),
+                         ("layout 'my-face': spacing = 'width / 1000' gives 0.0635, which is finer",)),
     "x-written": (RECT.replace("x = 5", "x = 1e300"), 5, ("x = 1e+300 is out of range",)),
     "x-computed": (RECT.replace("x = 5", 'x = "1e308 * 10"'), 5, ("gives inf, which is out of range",)),
     "w-computed": (RECT.replace("w = 10", 'w = "width - 100"'), 7, ("gives -36.5, which must be positive",)),
@@ -592,3 +594,23 @@ def test_an_unknown_layout_is_reported_at_the_line_that_names_it(game: NewGame) 
     result = game.run("check")
     assert_fails_cleanly(result)
     assert_error_at(result, "game.toml", {line}, "unknown back layout 'my-bak'")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_misspelt_colour_does_not_hide_a_missing_image_and_both_get_a_suggestion(game: NewGame,
+                                                                                   command: str) -> None:
+    """Only the colour was reported; the missing picture came a run later. A literal value also named
+    every card and told to fix "the card data it reads", which it does not read."""
+    (game.folder / "art").mkdir()
+    (game.folder / "art" / "logo.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>',
+        encoding="utf-8")
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "rect"\nx = 5\ny = 5\nw = 10\nh = 10\nfill = "bleu"\n\n'
+                      '[[element]]\ntype = "image"\nsrc = "art/logoo.svg"\nx = 5\ny = 20\nw = 20\nh = 20\n')
+    result = game.run(command)
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, "layout 'my-face': unknown colour 'bleu' "
+                    "(did you mean 'blue'?")
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 8, ELEMENT_LINE + 10}, "image 'art/logoo.svg' not found")
+    assert "fix: did you mean 'art/logo.svg'? Or add the file" in result.output
+    assert "fix: fix this value of the layout" in result.output

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, Term
 from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
 from pnp.render.layout import CONDITION_KEYS, NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
@@ -39,6 +40,9 @@ class BindError(Exception):
         self.layout = layout
         self.element = element
         self.line = element.line_of(key)  # the key that failed, where the file says it
+        #: the value reads nothing of the card ("papper" for a fill): the layout's mistake, the same for
+        #: every card, not one to look for in the card data
+        self.static = False
 
 
 @dataclass(frozen=True)
@@ -158,11 +162,13 @@ class Binder:
         for plan in plans:
             element = plan.element
             key: str | None = "when"  # the key being evaluated, for the line of an error
+            in_static = False  # evaluating the values that read no card
             try:
                 if element.when is not None and not self._cached(static_key, "when", element.when, context,
                                                                  self._when):
                     continue
                 if plan.static is None:
+                    in_static = True
                     static = {}
                     for key, value in element.values.items():
                         if key not in plan.dynamic:
@@ -170,12 +176,14 @@ class Binder:
                     key = None
                     _check_choices(static, layout, element)
                     plan.static = static
+                    in_static = False
                 values = dict(plan.static)
                 for key in plan.dynamic:
                     values[key] = self._value(key, element.values[key], context)
                 if plan.dynamic:
                     _check_choices({key: values[key] for key in plan.dynamic}, layout, element)
             except BindError as exc:
+                exc.static = in_static
                 if problems is None:
                     raise
                 problems.append(exc)
@@ -184,9 +192,11 @@ class Binder:
                 problem = _missing_field(exc, element, context) or _binding_problem(exc)
                 if problem is None:
                     raise  # not the layout's fault: a bug keeps its traceback
+                error = BindError(problem, layout, element, key)
+                error.static = in_static
                 if problems is None:
-                    raise BindError(problem, layout, element, key) from None
-                problems.append(BindError(problem, layout, element, key))
+                    raise error from None
+                problems.append(error)
                 continue
             resolved.append(Resolved(element.type, values, element.line))
         return resolved
@@ -302,8 +312,10 @@ class Binder:
             return self.game.palette[text]
         if text in self.game.colours and self.game.colours[text].rgb:
             return self.game.colours[text].rgb
-        known = ", ".join(sorted(set(self.game.palette) | set(self.game.colours)))
-        raise ValueError(f"unknown colour {text!r} (use '#rrggbb' or one of: {known})")
+        names = sorted(set(self.game.palette) | set(self.game.colours))
+        hint = closest(text, names) or closest(text.lower(), names)
+        meant = f"did you mean {hint!r}? " if hint else ""
+        raise ValueError(f"unknown colour {text!r} ({meant}use '#rrggbb' or one of: {', '.join(names)})")
 
     def _template(self, source: str):
         if source not in self._templates:

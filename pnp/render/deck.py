@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
+from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
 from pnp.render.bind import Binder, BindError, Resolved, TextsInError, card_context, forget_resolved_folders, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
@@ -124,10 +125,11 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                     back = binder.resolve(layouts["back"], context, mistakes)
                 for exc in mistakes:
                     key = LayoutProblem(exc.layout.name, exc.layout.path, exc.line, str(exc),
-                                        "fix the expression, or the card data it reads")
+                                        "fix this value of the layout" if exc.static
+                                        else "fix the expression, or the card data it reads", static=exc.static)
                     failed.setdefault(key, []).append(card.id)
-                if mistakes:
-                    continue
+                # the elements that did resolve are still checked (a missing image beside a misspelt
+                # colour): every mistake of a layout in one run
                 problems = [problem for role, elements in (("face", face), ("back", back))
                             for problem in _check_elements(game, component, card, layouts[role], elements, shelf,
                                                            report)]
@@ -137,7 +139,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                     else:  # the card's own picture: at its row in the card list (a missing folder once for all)
                         pictures.add(problem.message.removeprefix(f"card {card.id!r}: "), problem.file, problem.line,
                                      problem.fix, card.id)
-                if problems:
+                if problems or mistakes:
                     continue
                 if ink_saver:
                     size = component.trim_mm
@@ -145,8 +147,10 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                 result.cards.append(BoundCard(card, face, back))
         pictures.report_to(report)
         for problem, card_ids in failed.items():
-            report.error(f"layout {problem.layout!r}, {cards_named(card_ids)}: {problem.message}",
-                         Path(problem.path), problem.line, problem.fix)
+            every = len(card_ids) == len(component.cards)
+            hit = "" if problem.static and every else f", {cards_named(card_ids)}"
+            report.error(f"layout {problem.layout!r}{hit}: {problem.message}", Path(problem.path), problem.line,
+                         problem.fix)
         _warn_low_resolution(game, result, report)
         _warn_art_without_bleed(result, report)
         bound[component.id] = result
@@ -154,6 +158,18 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
 
 
 CARDS_NAMED = 4
+
+
+def _nearest_picture(wanted: Path, src: str) -> str:
+    """"did you mean 'art/logo.svg'?" when the folder holds a picture of a name like the one written."""
+    try:
+        pictures = [entry.name for entry in wanted.parent.iterdir() if entry.suffix in IMAGE_SUFFIXES]
+    except OSError:
+        pictures = []
+    hint = closest(wanted.name, pictures)
+    if hint is None:
+        return "add the file, or fix the path"
+    return f"did you mean {(Path(src).parent / hint).as_posix()!r}? Or add the file"
 
 
 def cards_named(card_ids: list[str]) -> str:
@@ -268,6 +284,7 @@ class LayoutProblem:
     line: int | None
     message: str
     fix: str | None
+    static: bool = False  # a value that reads no card: the same mistake for every card
 
 
 def _check_elements(game: Game, component: Component, card: Card, layout: Layout, elements: list[Resolved],
@@ -390,7 +407,8 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
                         _folder_fix(game.path, candidates[0].name, folder))
     if not src or path is None:
         tried = f"{src}.png, .jpg, .jpeg or .svg" if src and not Path(src).suffix else repr(src)
-        raise DataError(f"card {card.id!r}: image {tried} not found", *location, "add the file, or fix the path")
+        raise DataError(f"card {card.id!r}: image {tried} not found", *location,
+                        _nearest_picture(candidates[0], src) if src else "add the file, or fix the path")
     if path.suffix.lower() == ".svg":
         # vector art: no pixels to count, so no resolution warning
         try:
