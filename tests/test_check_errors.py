@@ -631,3 +631,22 @@ def test_a_quote_never_closed_is_reported_where_it_opens(game: Path) -> None:
     assert (f"deck.csv:{line_of(cards, 'red-3')}: error: a quote opened in this row is never closed: the rest of "
             "the file reads as one text") in output, output
     assert output.count(": error:") == 1, output
+
+
+def test_the_starter_rules_take_the_card_numbers_from_the_model(game: Path) -> None:
+    """The starter wrote "numbers 1 to 5" by hand, against the rule that numbers the model holds are
+    placeholders: widen the deck and its rules now follow."""
+    deck, manifest = game / "cards" / "deck.csv", game / "game.toml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "red-6,1,number,,red,6,Red 6,赤 6\n", encoding="utf-8")
+    replace(manifest, "count = 10", "count = 11")
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(re.sub(r"(?m)^(\[\[components\.deck\.grid\]\](?:\n[^\[\n].*)*)", "", text), encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 0, output
+    code, output = run("build", "mini", "--what", "rules", "--paper", "a4", "--lang", "en")
+    assert code == 0, output
+    from pypdf import PdfReader
+
+    text = "".join(page.extract_text() for page in PdfReader(game.parents[1] / "output" / "mini" / "en" / "a4" /
+                                                              "rules.pdf").pages)
+    assert "numbers 1 to 6 in red and blue" in text

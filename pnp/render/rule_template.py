@@ -310,8 +310,10 @@ def _component_view(component: Any, lang: str) -> dict[str, Any]:
     for card in component.cards:
         if card.kind:
             kinds[card.kind] = kinds.get(card.kind, 0) + card.count
+    ranks = [card.rank for card in component.cards if card.rank is not None and card.count]
     return {"id": component.id, "name": component.name(lang), "count": component.count, "kinds": kinds,
-            "description": component.descriptions.get(lang, "")}
+            "description": component.descriptions.get(lang, ""),
+            "ranks": {"min": min(ranks), "max": max(ranks)} if ranks else {}}
 
 
 def bind_example_results(source: str) -> str:
