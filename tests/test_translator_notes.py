@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pnp.diagnostics import Level, Report
 from pnp.render.linebreak import Text
 from pnp.render.rule_blocks import ListBlock, Paragraph
@@ -63,3 +65,31 @@ def test_a_jinja_comment_which_would_print_is_a_warning_at_its_line(tmp_path: Pa
     [warning] = jinja_comments(source, tmp_path / "en.md")
     assert (warning.level, warning.line) == (Level.WARNING, 3)
     assert "'{# a note #}' prints as it is" in warning.message and "{## ... ##}" in warning.fix
+
+
+def test_a_note_after_a_heading_id_is_allowed() -> None:
+    """"## 概要 {#overview} <!-- 注 -->" was "heading has no section id", in the rulebook and in the
+    translation records alike."""
+    from pnp.validate.translation_records import split_sections
+
+    report = Report()
+    text = "## 概要 {#overview} <!-- 注 -->\n\n本文。\n"
+    [heading, _] = parse_rule_text(text, Path("ja.md"), report, set(), set())
+    assert not report.diagnostics
+    assert heading.section == "overview" and "".join(run.text for run in heading.runs) == "概要"
+    assert [section.id for section in split_sections(text)] == ["overview"]
+
+
+@pytest.mark.parametrize(("heading", "message", "fix"), [
+    ("## Overview {#1overview}", "'1overview' is no section id: an id starts with a letter", "{#overview}"),
+    ("## Overview {#Over view}", "'Over view' is no section id", "{#Over-view}"),
+    ("## 概要 {＃overview}", "the id '{＃overview}' has a full-width ＃", "write it with a plain #: {#overview}"),
+    ("## Overview {#overview} and more", "its id '{#overview}' must end the heading", "('and more') before the id"),
+    ("## Overview", "heading 'Overview' has no section id", "e.g. '## Setup {#setup}'"),
+])
+def test_a_heading_id_that_cannot_be_read_says_why(heading: str, message: str, fix: str) -> None:
+    """Each was "has no section id", for an id that was there, so a translator looked for a missing one."""
+    report = Report()
+    parse_rule_text(f"{heading}\n\nText.\n", Path("ja.md"), report, set(), set())
+    [error] = report.of(Level.ERROR)
+    assert message in error.message and fix in error.fix

@@ -57,6 +57,32 @@ MOST_NESTED = 6
 
 
 _LEADING_NOTE = re.compile(r"<!--.*?-->")
+_TRAILING_NOTES = re.compile(r"(?:\s*<!--.*?-->)+\s*$", re.DOTALL)
+_ID_ATTEMPT = re.compile(r"\{\s*[#＃]\s*(?P<id>[^}]*)\}")
+
+
+def match_heading_id(content: str) -> re.Match[str] | None:
+    """A heading's title and id; notes after the id ("## 概要 {#overview} <!-- 注 -->") are no part of it."""
+    return HEADING_ID.match(_TRAILING_NOTES.sub("", content))
+
+
+def heading_id_problem(content: str) -> tuple[str, str]:
+    """Why a heading has no usable section id, and the fix: an id is there more often than not, and
+    "has no section id" sent a translator looking for one they had written."""
+    attempt = _ID_ATTEMPT.search(content)
+    if attempt is None:
+        return (f"heading {content!r} has no section id",
+                "end it with a stable id shared by every language, e.g. '## Setup {#setup}'")
+    written, wanted = attempt.group(0), attempt.group("id").strip()
+    cleaned = re.sub(r"^[^A-Za-z]+", "", re.sub(r"[^A-Za-z0-9_-]+", "-", wanted).strip("-")) or "setup"
+    if "＃" in written:
+        return (f"heading {content!r}: the id {written!r} has a full-width ＃",
+                f"write it with a plain #: {{#{cleaned}}}")
+    if not re.fullmatch(ID_PATTERN, wanted):
+        return (f"heading {content!r}: {wanted!r} is no section id: an id starts with a letter, then letters, "
+                "digits, '-' or '_'", f"write, e.g., {{#{cleaned}}}, the same in every language")
+    return (f"heading {content!r}: its id {written!r} must end the heading",
+            f"move what follows it ({content[attempt.end():].strip()!r}) before the id")
 
 
 def notes_moved_after_their_line(md: MarkdownIt, text: str) -> str:
@@ -152,13 +178,13 @@ class _Parser:
     def heading(self, node: SyntaxTreeNode, line: int, top: bool) -> Heading:
         level = int(node.tag[1])
         content = node.children[0].content if node.children else ""
-        match = HEADING_ID.match(content)
+        match = match_heading_id(content)
         if not top:
             self.report.error("a heading inside a list, quote or example cannot start a section", self.path, line,
                               "move the heading out, or make it bold text")
         if match is None:
-            self.report.error(f"heading {content!r} has no section id", self.path, line,
-                              "end it with a stable id shared by every language, e.g. '## Setup {#setup}'")
+            message, fix = heading_id_problem(content)
+            self.report.error(message, self.path, line, fix)
             section, title = "", content
         else:
             section, title = match.group("id"), match.group("title")

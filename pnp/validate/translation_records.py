@@ -20,7 +20,7 @@ from pnp.load.rule_files import rule_text_path, rules_folder
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
-from pnp.render.rule_markdown import HEADING_ID, make_markdown
+from pnp.render.rule_markdown import make_markdown, match_heading_id
 from pnp.write.atomic import atomic_write
 
 SOURCES_SUFFIX = ".sources.toml"
@@ -43,7 +43,7 @@ def split_sections(text: str) -> list[Section]:
     for node in tree.children:
         if node.type == "heading" and node.map:
             content = node.children[0].content if node.children else ""
-            match = HEADING_ID.match(content)
+            match = match_heading_id(content)
             section_id, title = (match.group("id"), match.group("title")) if match else ("", content)
             starts.append((node.map[0], section_id, title, int(node.tag[1])))
     sections = []
