@@ -248,6 +248,16 @@ def test_a_misspelt_placeholder_in_the_translation_is_one_error(copy: Path) -> N
     assert errors[0][:2] == ("ja.md", line_of(ja, "players.mni"))
 
 
+def test_records_that_cannot_be_read_are_one_error_not_every_section_never_recorded(copy: Path) -> None:
+    """A malformed ja.sources.toml also warned that 17 sections were never recorded, with --accept-all
+    as the fix: that would mark every section translated, and lose which were stale."""
+    records = copy / "rules" / "ja.sources.toml"
+    records.write_text(records.read_text(encoding="utf-8") + "x = [\n", encoding="utf-8")
+    report = check(copy)
+    assert [d.file.name for d in report.of(Level.ERROR) if d.file] == ["ja.sources.toml"]
+    assert messages(report, Level.WARNING) == []
+
+
 def test_glossary_violation_is_a_warning(copy: Path) -> None:
     ja = copy / "rules" / "ja.md"
     text = ja.read_text(encoding="utf-8")

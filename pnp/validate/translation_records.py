@@ -153,7 +153,7 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     present = {s.id for s in target_sections}
     wanted = [s for s in by_id if s in present] if section_ids is None else list(section_ids)
     path = sources_path(game, lang)
-    if section_ids is not None and path.exists() and not _readable(path, report):
+    if section_ids is not None and path.exists() and not records_readable(path, report):
         # rewriting it would keep only the sections named now: every other record, lost
         report.error(f"nothing recorded: {path.name} cannot be read as it is", path, None,
                      f"fix it by hand, or record every section afresh: pnp i18n {game.id} --lang {lang} --accept-all")
@@ -185,7 +185,7 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     return accepted
 
 
-def _readable(path: Path, report: Report) -> bool:
+def records_readable(path: Path, report: Report) -> bool:
     """Whether the records file parses as TOML (a problem inside it is reported by the loading)."""
     try:
         load_toml(path)

@@ -49,7 +49,14 @@ from pnp.validate.card_mentions import check_card_mentions
 from pnp.validate.glossary import Glossary, load_glossary
 from pnp.validate.player_mentions import check_player_mentions
 from pnp.validate.rule_prose import numbers, placeholders, prose
-from pnp.validate.translation_records import Section, load_translated_sources, orphan_records, sections_of
+from pnp.validate.translation_records import (
+    Section,
+    load_translated_sources,
+    orphan_records,
+    records_readable,
+    sections_of,
+    sources_path,
+)
 from pnp.validate.word_diff import word_changes
 
 SectionState = Literal["translated", "stale", "untracked", "missing", "extra", "id twice"]
@@ -98,6 +105,8 @@ class LanguageStatus:
     findings: list[Finding] = field(default_factory=list)
     cards: list[CardTextCount] = field(default_factory=list)
     generated_cards: int = 0
+    #: the records file is there but cannot be read (reported): no section is "never recorded" for that
+    records_unreadable: bool = False
 
     def count(self, state: SectionState) -> int:
         return sum(1 for s in self.sections if s.state == state)
@@ -229,6 +238,8 @@ def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: G
         return status
     target = sections_of(game, lang, Report()) if status.exists else []
     recorded = load_translated_sources(game, lang, report)
+    records = sources_path(game, lang)
+    status.records_unreadable = records.exists() and not records_readable(records, Report())
     status.sections = section_statuses(source, target or [], recorded, game.source_language)
     for entry in status.sections:
         if entry.source is not None and entry.target is not None:
@@ -412,7 +423,7 @@ def _report_language(game: Game, status: LanguageStatus, report: Report) -> None
                            status.path, entry.target.line,
                            f"see the change with pnp i18n {game.id}, update the translation, then {accept} {entry.id}")
     untracked = [entry for entry in status.sections if entry.state == "untracked" and entry.target is not None]
-    if untracked:
+    if untracked and not status.records_unreadable:  # --accept-all would throw away which ones are stale
         ids = " ".join(entry.id for entry in untracked)
         report.warning(f"{len(untracked)} section(s) were never recorded as translated, so a change to their "
                        f"source would go unnoticed: {', '.join(e.id for e in untracked)}", status.path,
