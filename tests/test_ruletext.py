@@ -285,4 +285,4 @@ def test_an_unknown_result_taken_apart_by_a_macro_stays_quiet() -> None:
                                                               "result": _UnknownResult()})
     assert text == "\nwon by ? ?; ?"
     assert [(p.line, p.message) for p in problems] == [
-        (2, "unknown name in a placeholder: colours has no field 'bleu'")]
+        (2, "unknown name in a placeholder: colours has no field 'bleu' (it has: green)")]

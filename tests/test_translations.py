@@ -258,6 +258,21 @@ def test_records_that_cannot_be_read_are_one_error_not_every_section_never_recor
     assert messages(report, Level.WARNING) == []
 
 
+def test_an_unknown_field_one_level_down_is_named_with_its_owner_and_a_suggestion() -> None:
+    """components.deck.cont was "unknown name 'cont'", with no owner and no hint; a colour renamed in
+    game.toml got "colours has no field 'blue' (did you mean 'table', without 'colours.'?)"."""
+    from pnp.render.bind import describe_missing
+
+    deck = {"id": "deck", "count": 52, "name": "Deck"}
+    colours = {"green": "green", "orange": "orange"}
+    context = {"components": {"deck": deck}, "colours": colours, "table": object(), "width": 63.5}
+    assert describe_missing(deck, "cont", context) == "components.deck has no field 'cont' (did you mean 'count'?)"
+    assert describe_missing(colours, "blue", context) == "colours has no field 'blue' (it has: green, orange)"
+    card = {"name": "Ace"}
+    assert describe_missing(card, "widht", {**context, "card": card}) == (
+        "card has no field 'widht' (did you mean 'width', without 'card.'?)")
+
+
 def test_glossary_violation_is_a_warning(copy: Path) -> None:
     ja = copy / "rules" / "ja.md"
     text = ja.read_text(encoding="utf-8")

@@ -161,13 +161,14 @@ def _dotted(path: Path_) -> str:
     return ".".join(parts) if parts else "(top level)"
 
 
-def _closest(word: str, candidates: set[str]) -> str | None:
+def _closest(word: str, candidates: set[str], cutoff: float = 0.6) -> str | None:
     import difflib
 
-    matches = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    matches = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=cutoff)
     return matches[0] if matches else None
 
 
-def closest(word: str, candidates: Iterable[str]) -> str | None:
-    """The known name a typo most likely meant, for 'did you mean' hints."""
-    return _closest(word, set(candidates))
+def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The known name a typo most likely meant, for 'did you mean' hints; a higher ``cutoff`` asks for
+    a closer likeness, where a far-fetched hint would mislead more than none."""
+    return _closest(word, set(candidates), cutoff)

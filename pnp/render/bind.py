@@ -372,23 +372,46 @@ def describe_missing(holder: Any, name: str, context: Mapping[str, Any]) -> str:
     ``card.widht`` most likely meant ``width``, a name of the layout's own, so a name of the context
     is offered when the object has no field like it.
     """
-    owner = next((key for key, value in context.items() if value is holder), None)
+    owner = _owner(holder, context)
     if owner is None or not isinstance(holder, Mapping):
         hint = _closest_name(name, context)
         return f"unknown name {name!r}" + (f" (did you mean {hint!r}?)" if hint else "")
     field_hint = _closest_name(name, holder)
     if field_hint:
         return f"{owner} has no field {name!r} (did you mean {field_hint!r}?)"
-    name_hint = _closest_name(name, context)
-    if name_hint:
+    name_hint = _closest_name(name, context, ANOTHER_NAMESPACE_LIKENESS)
+    if name_hint and "." not in owner:
         return f"{owner} has no field {name!r} (did you mean {name_hint!r}, without '{owner}.'?)"
+    fields = [str(key) for key in holder]
+    if 0 < len(fields) <= LISTED_FIELDS:
+        return f"{owner} has no field {name!r} (it has: {', '.join(fields)})"
     return f"{owner} has no field {name!r}"
 
 
-def _closest_name(name: str, known: Mapping[str, Any]) -> str | None:
-    from pnp.model.fields import closest
+LISTED_FIELDS = 12  # an object with no field like the one asked for names its fields, if this few
 
-    return closest(name, [str(key) for key in known])
+
+def _owner(holder: Any, context: Mapping[str, Any]) -> str | None:
+    """The dotted name ``holder`` has in ``context``: "card", or "components.deck" one level down, so
+    that ``components.deck.cont`` is not just "unknown name 'cont'"."""
+    for key, value in context.items():
+        if value is holder:
+            return str(key)
+    for key, value in context.items():
+        if isinstance(value, Mapping):
+            for inner, found in value.items():
+                if found is holder:
+                    return f"{key}.{inner}"
+    return None
+
+
+#: a name from outside the object is offered only when nearly the same: "widht" for "width" (0.8), not
+#: "table" for "colours.blue" (0.67), which sent a designer who had renamed a colour the wrong way
+ANOTHER_NAMESPACE_LIKENESS = 0.8
+
+
+def _closest_name(name: str, known: Mapping[str, Any], cutoff: float = 0.6) -> str | None:
+    return closest(name, [str(key) for key in known], cutoff)
 
 
 _UNKNOWN_TEST_OR_FILTER = re.compile(r"No (test|filter) named '([^']*)'\.?")
