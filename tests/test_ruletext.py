@@ -286,3 +286,31 @@ def test_an_unknown_result_taken_apart_by_a_macro_stays_quiet() -> None:
     assert text == "\nwon by ? ?; ?"
     assert [(p.line, p.message) for p in problems] == [
         (2, "unknown name in a placeholder: colours has no field 'bleu' (it has: green)")]
+
+
+@pytest.mark.parametrize(("placeholder", "message"), [
+    ("{{ setup[9].hand }}", "unknown name in a placeholder: setup has no entry 9 (it has: 2, 3)"),
+    ('{{ setup["2"].hand }}', "unknown name in a placeholder: setup's keys are numbers: write setup[2], not "
+                              "setup['2']"),
+])
+def test_a_missing_entry_says_which_entries_there_are(placeholder: str, message: str) -> None:
+    """setup[9] was "dict object has no element 9"; setup["2"] "has no field '2' (did you mean '2'?)"."""
+    from pnp.render.rule_template import render_template
+
+    _, problems = render_template(placeholder, Path("en.md"), {"setup": {2: {"hand": 6}, 3: {"hand": 6}}})
+    assert [problem.message for problem in problems] == [message]
+
+
+def test_a_helper_called_with_the_wrong_arguments_says_so_in_a_writers_words() -> None:
+    """card() was "TypeError: rule_context.<locals>.card() missing 1 required positional argument", no fix."""
+    from pnp.render.rule_template import RuleTextError, render_template
+
+    def card(card_id: str) -> str:
+        return card_id
+
+    with pytest.raises(RuleTextError) as raised:
+        render_template("First line.\n{{ card() }}", Path("en.md"), {"card": card})
+    diagnostic = raised.value.diagnostic
+    assert diagnostic.line == 2
+    assert diagnostic.message == "placeholder failed: card() missing 1 required positional argument: 'card_id'"
+    assert 'write card("10S")' in diagnostic.fix

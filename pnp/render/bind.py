@@ -366,15 +366,22 @@ def _missing_field(exc: Exception, element: Element, context: Mapping[str, Any])
     return None
 
 
-def describe_missing(holder: Any, name: str, context: Mapping[str, Any]) -> str:
+def describe_missing(holder: Any, name: Any, context: Mapping[str, Any]) -> str:
     """"card has no field 'nme' (did you mean 'name'?)": what lacks the name, and what was likely meant.
 
     ``card.widht`` most likely meant ``width``, a name of the layout's own, so a name of the context
     is offered when the object has no field like it.
     """
     owner = _owner(holder, context)
-    if owner is None or not isinstance(holder, Mapping):
-        hint = _closest_name(name, context)
+    if owner is not None and isinstance(holder, Mapping) and not isinstance(name, str):
+        entries = [repr(key) for key in holder]  # setup[9]: "dict object has no element 9" before
+        listed_entries = f" (it has: {', '.join(entries)})" if 0 < len(entries) <= LISTED_FIELDS else ""
+        return f"{owner} has no entry {name!r}{listed_entries}"
+    if owner is not None and isinstance(holder, Mapping) and any(
+            not isinstance(key, str) and str(key) == name for key in holder):
+        return f"{owner}'s keys are numbers: write {owner}[{name}], not {owner}[{name!r}]"
+    if owner is None or not isinstance(holder, Mapping) or not isinstance(name, str):
+        hint = _closest_name(str(name), context)
         return f"unknown name {name!r}" + (f" (did you mean {hint!r}?)" if hint else "")
     field_hint = _closest_name(name, holder)
     if field_hint:

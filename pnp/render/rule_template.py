@@ -105,8 +105,9 @@ def _note_unknown(undefined: ChainableUndefined) -> None:
             break
         frame = frame.f_back
     name = getattr(undefined, "_undefined_name", None)
-    if isinstance(name, str):
-        message = describe_missing(getattr(undefined, "_undefined_obj", None), name, rendering.context)
+    holder = getattr(undefined, "_undefined_obj", None)
+    if isinstance(name, str) or (name is not None and isinstance(holder, Mapping)):
+        message = describe_missing(holder, name, rendering.context)
     else:
         message = undefined._undefined_message
     rendering.unknown.setdefault((line, message), None)
@@ -426,6 +427,11 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
     except Exception as exc:
         if not _text_fault(exc):
             raise  # a bug in pnp's own helpers keeps its traceback
+        if isinstance(exc, TypeError) and "argument" in str(exc):  # card(), player("a", "b")
+            called = _LOCAL_FUNCTION.sub("", str(exc))
+            raise RuleTextError(f"placeholder failed: {called}", path, _template_line(exc, path),
+                                'write card("10S"), cards("AS 2S"), player("Alice") or table("id"): docs/rulebooks.md '
+                                "says what each takes") from None
         raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
                             _template_line(exc, path)) from None
     problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
@@ -433,6 +439,7 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
     return rendered, problems + jinja_comments(source, path)
 
 
+_LOCAL_FUNCTION = re.compile(r"\b[\w.]+\.<locals>\.")  # "rule_context.<locals>.card()" is card() to a writer
 _JINJA_COMMENT = re.compile(r"\{#(?!#)[^}\n]*#\}")
 
 
