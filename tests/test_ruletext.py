@@ -314,3 +314,19 @@ def test_a_helper_called_with_the_wrong_arguments_says_so_in_a_writers_words() -
     assert diagnostic.line == 2
     assert diagnostic.message == "placeholder failed: card() missing 1 required positional argument: 'card_id'"
     assert 'write card("10S")' in diagnostic.fix
+
+
+def test_a_syntax_error_in_a_file_with_macros_is_one_error() -> None:
+    """With the text unrenderable, its structure is read with the template code blanked; the text between
+    a macro's placeholders ("の") was left, and reported as "text before the first heading"."""
+    from pnp.diagnostics import Report
+    from pnp.render.rule_markdown import parse_rule_text
+    from pnp.render.rule_template import without_template_code
+
+    source = ('{% macro c(id) %}{% set part = id.split("-") %}{{ colours[part[0]] }}の{{ part[1] }}{% endmacro %}\n'
+              "{% call c('x') %}body{% endcall %}\n\n## 概要 {#overview}\n\n{{ players.min }人で遊びます。\n")
+    blanked = without_template_code(source)
+    assert blanked.split("\n")[:2] == [" " * len(line) for line in source.split("\n")[:2]]
+    report = Report()
+    parse_rule_text(blanked, Path("ja.md"), report, set(), set())
+    assert report.diagnostics == []

@@ -576,7 +576,10 @@ def _template_line(exc: BaseException, path: Path) -> int | None:
 
 #: placeholders, statements and Jinja comments; a placeholder left unclosed (the syntax error) to the end
 #: of its line, so what it swallowed is not taken for prose
-_TEMPLATE_CODE = re.compile(r"\{\{(?:(?!\{\{).)*?\}\}|\{%.*?%\}|\{##.*?##\}|\{\{[^\n]*", re.DOTALL)
+#: a macro's (or a call block's) body prints only where it is called: blanked whole, or the text between
+#: its placeholders ("の" in Take Over That Job's card-name macro) read as text before the first heading
+_TEMPLATE_CODE = re.compile(r"\{%-?\s*(macro|call)\b.*?\{%-?\s*end\1\s*-?%\}"
+                            r"|\{\{(?:(?!\{\{).)*?\}\}|\{%.*?%\}|\{##.*?##\}|\{\{[^\n]*", re.DOTALL)
 
 
 def without_template_code(source: str) -> str:
