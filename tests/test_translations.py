@@ -294,6 +294,16 @@ def test_unknown_and_unplaced_examples(copy: Path) -> None:
     assert unplaced.file == copy / "examples.toml" and "ja" in unplaced.message
 
 
+def test_an_example_block_the_translation_dropped_is_asked_for_as_a_block(copy: Path) -> None:
+    """Its fix said "use the same placeholders as the source, so the numbers come from the model"."""
+    ja = copy / "rules" / "ja.md"
+    block = ("```example op-jack-one\nジャックは色違いの数を無視し、同色の数をそのまま値にします："
+             "{{ result.value }}。\n```\n")
+    edit(ja, block, "")
+    lacks = next(d for d in check(copy).errors if "lacks example op-jack-one" in d.message)
+    assert lacks.fix.startswith("add the block ```example op-jack-one as the source section has it")
+
+
 def test_template_reaching_internals_fails_the_check(copy: Path) -> None:
     ja = copy / "rules" / "ja.md"
     edit(ja, "{{ game.minutes }}分", "{{ game.__class__.__mro__ }}分")

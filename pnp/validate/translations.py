@@ -135,9 +135,11 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
     findings: list[Finding] = []
     want, have = placeholders(source.text), placeholders(target.text)
     for item in sorted(want - have):
+        fix = (f"add the block ```{item} as the source section has it: its figure and numbers come from "
+               "examples.toml" if item.startswith("example")
+               else "use the same placeholders as the source, so the numbers come from the model")
         findings.append(Finding("placeholder", source.id, f"section {source.id!r} lacks {item}, which the source "
-                                f"section has", Level.ERROR, target_path, target.line,
-                                "use the same placeholders as the source, so the numbers come from the model"))
+                                f"section has", Level.ERROR, target_path, target.line, fix))
     for item in sorted(have - want):
         findings.append(Finding("placeholder", source.id, f"section {source.id!r} has {item}, which the source "
                                 f"section does not", Level.ERROR, target_path,
