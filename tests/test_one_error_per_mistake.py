@@ -753,3 +753,13 @@ def test_a_misspelt_name_in_a_grid_is_one_error_at_its_line(tmp_path: Path, old:
     assert status == 1
     assert len(errors) == 1, errors
     assert where in errors[0] and message in errors[0]
+
+
+def test_a_suit_symbol_no_font_has_is_one_error_at_its_line_naming_its_cards(tmp_path: Path) -> None:
+    """It was one error per card (13 for the spades), each at a card's row, none at the symbol."""
+    status, errors, where = check_with(tmp_path, "two-ops", 'symbol = "♠"', 'symbol = "☾"', file="game.toml")
+    assert status == 1
+    on_cards = [error for error in errors if "/rules/" not in error]  # card() in the rules prints it too
+    assert len(on_cards) == 1, errors
+    assert where in on_cards[0]
+    assert "no font has U+263E '☾' (LAST QUARTER MOON), written here and printed on 13 card(s): AS, 2S" in on_cards[0]

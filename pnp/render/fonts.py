@@ -254,7 +254,8 @@ def _excerpt(text: str, index: int, radius: int = 15) -> str:
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
 
 
-NO_GLYPH_FIX = "replace the character, or configure a font that has it"
+NO_GLYPH_FIX = ("replace the character, or give the game a font that has it: fonts = { regular = \"fonts/My.ttf\", "
+                "bold = \"fonts/My-Bold.ttf\" } in game.toml")
 
 
 def no_glyph(chars: Iterable[str], text: str) -> str:
