@@ -650,3 +650,14 @@ def test_the_starter_rules_take_the_card_numbers_from_the_model(game: Path) -> N
     text = "".join(page.extract_text() for page in PdfReader(game.parents[1] / "output" / "mini" / "en" / "a4" /
                                                               "rules.pdf").pages)
     assert "numbers 1 to 6 in red and blue" in text
+
+
+def test_errors_are_listed_in_file_and_line_order(game: Path) -> None:
+    """They came in the order of the checks that found them: a designer read lines 8, then 3."""
+    deck = game / "cards" / "deck.csv"
+    replace(deck, "red-2,1,number,,red,", "red-2,1,number,,rouge,")  # found by the vocabulary check
+    replace(deck, "blue-2,1,", "blue-2,x3,")  # found while loading, earlier
+    code, output = run("check", "mini")
+    assert code == 1
+    lines = [int(found) for found in re.findall(r"deck\.csv:(\d+): error:", output)]
+    assert lines == [line_of(deck, "red-2,"), line_of(deck, "blue-2,")] and lines[0] < lines[1], output

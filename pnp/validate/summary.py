@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnp.diagnostics import Level
+from pnp.diagnostics import Diagnostic, Level
 from pnp.validate import CheckResult
 from pnp.validate.generic import component_rows
 
@@ -67,10 +67,16 @@ def format_check(result: CheckResult, lang: str, base: Path | None, strict: bool
         if result.examples:
             parts.append(_examples_line(list(result.examples.values())))
     for level in (Level.ERROR, Level.WARNING, Level.NOTE):
-        for diagnostic in result.report.of(level):
+        # in file and line order, as a compiler lists them: the checks found them in their own order,
+        # and a designer fixing a card list read lines 8, 4, 1, 6
+        for diagnostic in sorted(result.report.of(level), key=_place):
             parts.append(diagnostic.format(base))
     parts.append(summary_line(result, strict))
     return "\n\n".join(parts)
+
+
+def _place(diagnostic: Diagnostic) -> tuple[str, int]:
+    return (str(diagnostic.file) if diagnostic.file else "", diagnostic.line or 0)
 
 
 def _examples_line(outcomes: list[str]) -> str:
