@@ -614,3 +614,15 @@ def test_a_misspelt_colour_does_not_hide_a_missing_image_and_both_get_a_suggesti
     assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 8, ELEMENT_LINE + 10}, "image 'art/logoo.svg' not found")
     assert "fix: did you mean 'art/logo.svg'? Or add the file" in result.output
     assert "fix: fix this value of the layout" in result.output
+
+
+def test_one_line_failing_differently_per_card_is_one_error_saying_each_way(game: NewGame) -> None:
+    """An icon named by the card's colour, misspelt: "unknown icon 'redx'" and "... 'bluex'" were two
+    errors at one line for one typo."""
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "icon"\nname = "{{{{ colour.id }}}}x"\nx = 5\ny = 5\n'
+                      'size = 6\n')
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    [error] = error_lines(result)
+    assert "my-face.toml:5: error: layout 'my-face', cards 'red-1'" in error
+    assert "unknown icon 'redx'" in error and " / unknown icon 'bluex'" in error

@@ -146,11 +146,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
                     face, back = on_white_paper(face, size), on_white_paper(back, size)
                 result.cards.append(BoundCard(card, face, back))
         pictures.report_to(report)
-        for problem, card_ids in failed.items():
-            every = len(card_ids) == len(component.cards)
-            hit = "" if problem.static and every else f", {cards_named(card_ids)}"
-            report.error(f"layout {problem.layout!r}{hit}: {problem.message}", Path(problem.path), problem.line,
-                         problem.fix)
+        _report_layout_problems(failed, len(component.cards), report)
         _warn_low_resolution(game, result, report)
         _warn_art_without_bleed(result, report)
         bound[component.id] = result
@@ -158,6 +154,25 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
 
 
 CARDS_NAMED = 4
+SAME_LINE_SHOWN = 6  # distinct problems one layout line gives different cards, said in one error
+
+
+def _report_layout_problems(failed: dict[LayoutProblem, list[str]], cards: int, report: Report) -> None:
+    """One error per layout line. A value that differs by card fails differently on each: "{{ colour.icon
+    }}x" was four errors, "unknown icon 'starx'", "'moonx'"..., for one typo; they are said together."""
+    by_line: dict[tuple, list[tuple[LayoutProblem, list[str]]]] = {}
+    for problem, card_ids in failed.items():
+        by_line.setdefault((problem.layout, problem.path, problem.line), []).append((problem, card_ids))
+    for (layout, path, line), found in by_line.items():
+        fix = found[0][0].fix  # the first card's: the others differ only in the name they would add
+        card_ids = [card_id for _, ids in found for card_id in ids]
+        every = len(card_ids) == cards
+        hit = "" if all(problem.static for problem, _ in found) and every else f", {cards_named(card_ids)}"
+        messages = [problem.message for problem, _ in found]  # each kept: they may be different mistakes
+        message = " / ".join(messages[:SAME_LINE_SHOWN])
+        if len(messages) > SAME_LINE_SHOWN:
+            message += f" / and {len(messages) - SAME_LINE_SHOWN} more"
+        report.error(f"layout {layout!r}{hit}: {message}", Path(path), line, fix)
 
 
 def _nearest_picture(wanted: Path, src: str) -> str:
