@@ -330,3 +330,16 @@ def test_a_syntax_error_in_a_file_with_macros_is_one_error() -> None:
     report = Report()
     parse_rule_text(blanked, Path("ja.md"), report, set(), set())
     assert report.diagnostics == []
+
+
+def test_a_block_left_open_is_reported_where_it_opens_not_where_the_file_ends() -> None:
+    """Jinja2 says "Unexpected end of template" at the file's last tag: line 9 here, for the if on line 4."""
+    from pnp.render.rule_template import RuleTextError, render_template
+
+    source = ("## A {#a}\n\ntext\n{% if x %}\nb\n\n## B {#b}\n\n"
+              "{% for i in y %}{{ i }}{% endfor %}{% set n = 1 %} more\nand more\n")
+    with pytest.raises(RuleTextError) as raised:
+        render_template(source, Path("en.md"), {"x": 1, "y": [2]})
+    diagnostic = raised.value.diagnostic
+    assert (diagnostic.line, diagnostic.message) == (4, "this {% if %} is never closed")
+    assert diagnostic.fix == "close it with {% endif %} where it should end"

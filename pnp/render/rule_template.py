@@ -381,6 +381,27 @@ SYNTAX_FIX = "check the {{ }} and {% %} on that line; Jinja comments are {## ...
 _INNERMOST = re.compile(r"innermost block that needs to be closed is '(\w+)'")
 
 
+_BLOCK_TAG = re.compile(r"\{%-?\s*(\w+)([^%]*)%\}")
+_OPENERS = {"if", "for", "macro", "call", "filter", "with", "block", "raw", "autoescape", "set"}
+
+
+def unclosed_block_line(source: str, block: str) -> int | None:
+    """The line of the last ``{% block %}`` of that kind that no ``{% endblock %}`` closes."""
+    stack: list[tuple[str, int]] = []
+    for tag in _BLOCK_TAG.finditer(source):
+        name, rest = tag.group(1), tag.group(2)
+        if name == "set" and "=" in rest:
+            continue  # {% set x = 1 %} is whole; only {% set x %}...{% endset %} opens a block
+        if name.startswith("end"):
+            for index in range(len(stack) - 1, -1, -1):
+                if stack[index][0] == name[3:]:
+                    del stack[index:]
+                    break
+        elif name in _OPENERS:
+            stack.append((name, source.count("\n", 0, tag.start()) + 1))
+    return next((line for name, line in reversed(stack) if name == block), None)
+
+
 def _syntax_problem(message: str) -> tuple[str, str]:
     """Jinja2's syntax error as the writer can act on it. A block left open inside an example meets the
     {% endwith %} pnp puts at the example's end (see bind_example_results): a tag never written."""
@@ -403,8 +424,16 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
         code = compiled_template(env, prepared, path)
     except TemplateSyntaxError as exc:
         message, fix = _syntax_problem(exc.message or "")
-        raise RuleTextError(message, path, exc.lineno, fix,
-                            _placeholders_one_by_one(env, source, path, context, exc.lineno)) from None
+        line = exc.lineno
+        innermost = _INNERMOST.search(exc.message or "")
+        if innermost and "Unexpected end of template" in (exc.message or ""):
+            # Jinja2 says so where the file ends, dozens of lines below the {% if %} left open
+            opened = unclosed_block_line(source, innermost.group(1))
+            if opened is not None:
+                line, message = opened, f"this {{% {innermost.group(1)} %}} is never closed"
+                fix = f"close it with {{% end{innermost.group(1)} %}} where it should end"
+        raise RuleTextError(message, path, line, fix,
+                            _placeholders_one_by_one(env, source, path, context, line)) from None
     fix = _names_fix(context)
     try:
         template = env.template_class.from_code(env, code, env.make_globals(None))
