@@ -56,3 +56,19 @@ def test_an_error_in_the_source_text_still_stops_every_rulebook(data: Path, tmp_
     assert code == 1
     assert "two-ops: rulebooks not built" in output
     assert not (tmp_path / "out" / "two-ops" / "en" / "a4" / "rules.pdf").exists()
+
+
+def test_hints_name_a_game_outside_data_by_its_path(data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                    ) -> None:
+    """"see the change with pnp i18n two-ops" failed, copied, for a game checked with --data elsewhere:
+    "no game 'two-ops' in ./data"."""
+    elsewhere = data.rename(tmp_path / "elsewhere")
+    monkeypatch.chdir(tmp_path)
+    en = elsewhere / "two-ops" / "rules" / "en.md"
+    en.write_text(en.read_text(encoding="utf-8").replace("players that takes", "players, and takes", 1),
+                  encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", "elsewhere", "two-ops"])
+    assert "see the change with pnp i18n elsewhere/two-ops, update the translation, then pnp i18n " \
+           "elsewhere/two-ops --lang ja --accept overview" in result.output, result.output
+    hinted = CliRunner().invoke(cli, ["i18n", "elsewhere/two-ops", "--lang", "ja", "--accept", "overview"])
+    assert "two-ops — ja: recorded as translated: overview" in hinted.output  # (the credits are still missing)

@@ -12,7 +12,7 @@ import click
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
-from pnp.load.game_folder import data_dir, default_output, outputs_among_inputs, resolve_games
+from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
 from pnp.load.rule_files import rules_folder
 from pnp.model.build import load_game
 from pnp.model.fields import closest
@@ -207,7 +207,7 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
     if report.errors or game is None or rules is None:
         for diagnostic in report.errors:
             click.echo(diagnostic.format(Path.cwd()), err=True)
-        click.echo(f"{folder.name}: not built — fix the errors above (pnp check {folder.name})", err=True)
+        click.echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True)
         return None
     blocked = _rulebooks_in_error(game, texts, languages)
     whole = not blocked
@@ -216,7 +216,7 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
             if blocked is ALL_LANGUAGES or _translation_of(game, diagnostic.file) in blocked:
                 click.echo(diagnostic.format(Path.cwd()), err=True)
         which = "rulebooks" if blocked is ALL_LANGUAGES else f"{', '.join(sorted(blocked))} rulebooks"
-        click.echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {folder.name}); "
+        click.echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {game_argument(folder)}); "
                    "the rest is built", err=True)
         if blocked is ALL_LANGUAGES:
             what = tuple(choice for choice in what if choice != "rules")

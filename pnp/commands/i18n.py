@@ -9,7 +9,7 @@ import click
 
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
-from pnp.load.game_folder import data_dir, resolve_games
+from pnp.load.game_folder import data_dir, game_argument, resolve_games
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
 from pnp.model.game import Game
@@ -44,7 +44,7 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
         game = load_game(folder, game_report)
         if game is None:
             _echo(game_report)
-            click.echo(f"{folder.name}: cannot be read (run pnp check {folder.name})", err=True)
+            click.echo(f"{folder.name}: cannot be read (run pnp check {game_argument(folder)})", err=True)
             failed = True
             continue
         if not has_rule_texts(game):

@@ -46,6 +46,18 @@ def data_dir(option: Path | None) -> Path:
     return here / "data"
 
 
+def game_argument(game_path: Path) -> str:
+    """How to name this game on the command line from here, for the commands a hint suggests: its id
+    where pnp finds it by id, else its path (a hint saying "pnp check two-ops" failed for a game
+    checked with --data elsewhere: "no game 'two-ops' in ./data")."""
+    try:
+        if game_path.parent.resolve() == data_dir(None).resolve():
+            return game_path.name
+        return os.path.relpath(game_path)
+    except (OSError, ValueError):  # another drive (Windows), or a folder gone meanwhile
+        return str(game_path)
+
+
 def discover(data: Path) -> list[Path]:
     """Game folders under ``data``: every sub-folder holding a manifest."""
     if not data.is_dir():

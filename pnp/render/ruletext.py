@@ -31,6 +31,7 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
+from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
@@ -110,6 +111,6 @@ def require_rule_text(game: Game, rules: GameRules, lang: str) -> RuleText:
     if text is None or report.errors:
         first = report.errors[0]
         more = len(report.errors) - 1
-        suffix = f" (and {more} more problem(s): run pnp check {game.id})" if more else ""
+        suffix = f" (and {more} more problem(s): run pnp check {game_argument(game.path)})" if more else ""
         raise DataError(first.message + suffix, first.file, first.line, first.fix)
     return text

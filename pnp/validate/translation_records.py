@@ -16,6 +16,7 @@ from pathlib import Path
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
+from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import rule_text_path, rules_folder
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
@@ -156,7 +157,8 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     if section_ids is not None and path.exists() and not records_readable(path, report):
         # rewriting it would keep only the sections named now: every other record, lost
         report.error(f"nothing recorded: {path.name} cannot be read as it is", path, None,
-                     f"fix it by hand, or record every section afresh: pnp i18n {game.id} --lang {lang} --accept-all")
+                     "fix it by hand, or record every section afresh: "
+                     f"pnp i18n {game_argument(game.path)} --lang {lang} --accept-all")
         return []
     # records of sections the source no longer has are dropped: the file is rewritten whole. With
     # --accept-all every section is recorded afresh, so what was wrong in the old file no longer is

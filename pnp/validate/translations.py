@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pnp.diagnostics import DataError, Level, Report, location
+from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
@@ -411,7 +412,7 @@ def _check_placements(game: Game, placed: Mapping[str, set[str]], report: Report
 def _report_language(game: Game, status: LanguageStatus, report: Report) -> None:
     if not status.exists:
         return  # already an error above
-    accept = f"pnp i18n {game.id} --lang {status.lang} --accept"
+    accept = f"pnp i18n {game_argument(game.path)} --lang {status.lang} --accept"
     for entry in status.sections:
         if entry.state == "missing" and entry.source is not None:
             report.error(f"section {entry.id!r} ({rule_text_path(game, game.source_language).name} line "
@@ -423,7 +424,8 @@ def _report_language(game: Game, status: LanguageStatus, report: Report) -> None
         elif entry.state == "stale" and entry.target is not None:
             report.warning(f"section {entry.id!r} is stale: its source changed after it was translated",
                            status.path, entry.target.line,
-                           f"see the change with pnp i18n {game.id}, update the translation, then {accept} {entry.id}")
+                           f"see the change with pnp i18n {game_argument(game.path)}, update the translation, then "
+                           f"{accept} {entry.id}")
     untracked = [entry for entry in status.sections if entry.state == "untracked" and entry.target is not None]
     if untracked and not status.records_unreadable:  # --accept-all would throw away which ones are stale
         ids = " ".join(entry.id for entry in untracked)
