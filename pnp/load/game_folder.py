@@ -53,7 +53,8 @@ def game_argument(game_path: Path) -> str:
     try:
         if game_path.parent.resolve() == data_dir(None).resolve():
             return game_path.name
-        return os.path.relpath(game_path)
+        relative = os.path.relpath(game_path)
+        return str(game_path.resolve()) if relative.startswith("..") else relative
     except (OSError, ValueError):  # another drive (Windows), or a folder gone meanwhile
         return str(game_path)
 
