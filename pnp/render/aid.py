@@ -211,7 +211,7 @@ def write_aid(game: Game, rules: GameRules, lang: str, paper: str | Paper, path:
     layout = sheet_layout(game, tables, lang, fontset, width, height)
     with atomic_write(path) as handle:
         canvas = new_canvas(handle, fontset.regular, game.title(lang), game.author(lang),
-                            f"Player aid ({lang}, {sheet.name})")
+                            f"Player aid ({lang}, {sheet.name})", lang)
         canvas.setPageSize(sheet.size_pt)
         top = SHEET_MARGIN + height
         if layout.header:
@@ -269,6 +269,7 @@ def pair_tables(tables: Sequence[AidTable], first_parts: Sequence[AidTable] = ()
     return cards
 
 
+AID_CARDS_TITLE = {"en": "player aid cards", "ja": "サマリーカード"}
 READABLE_CARD_SIZE = 7.0  # points: a table that one side sets smaller is split over more sides
 MOST_PARTS = 6  # sides one table may take (three cards); past that it sets small, as one side would
 PART_MARKS = {"ja": "（{part}/{parts}）"}  # what a part's title gets, where not " (1/2)"
@@ -387,8 +388,10 @@ def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper,
     painter = AidCardPainter(game, lang, fontset)
     has_backs = any(card.back is not None for card in cards)
     name = " · ".join(table.title for table in tables)
+    # the document's title names the cards, not every table on them (200 characters in a title bar)
     options = SheetOptions(label_font=fontset.regular, mode="duplex" if has_backs else "fronts",
-                           labels=labels_for(game, name, lang), title=f"{game.title(lang)} — {name}",
-                           author=game.author(lang), subject=f"Aid cards ({lang}, {sheet.name})")
+                           labels=labels_for(game, name, lang),
+                           title=f"{game.title(lang)} — {AID_CARDS_TITLE.get(lang, AID_CARDS_TITLE['en'])}",
+                           author=game.author(lang), subject=f"Aid cards ({lang}, {sheet.name})", lang=lang)
     result = write_card_sheets(path, cards, painter.front, painter.back if has_backs else None, plan, options)
     return AidResult(Path(path), lang, sheet.name, result.page_count, min(painter.sizes, default=0.0), len(cards))

@@ -44,6 +44,7 @@ BACK_LINE_PT = 0.3
 class CalibrationTexts:
     """Every sentence on the sheet, replaceable by a translation. {edge} is the duplex edge's name."""
 
+    lang: str = "en"  # the document's /Lang
     title_front: str = "Duplex calibration: front"
     title_back: str = "Duplex calibration: back"
     edge_names: dict[str, str] = field(default_factory=lambda: {"long": "long", "short": "short"})
@@ -105,7 +106,8 @@ def write_calibration_sheet(
     texts = texts or CalibrationTexts()
     targets = calibration_targets(paper, duplex)
     with atomic_write(path) as handle:
-        canvas = new_canvas(handle, font_name, texts.title_front, subject="duplex back-offset calibration")
+        canvas = new_canvas(handle, font_name, texts.title_front, subject="duplex back-offset calibration",
+                            lang=texts.lang)
         # the sheet is not cut: trim and bleed are the whole page, which print shops still want stated
         whole_page = (0.0, 0.0, *paper.size_pt)
         canvas.setPageSize(paper.size_pt)

@@ -7,6 +7,7 @@ from pnp.render.calibration import CalibrationTexts
 CALIBRATION_TEXTS: dict[str, CalibrationTexts] = {
     "en": CalibrationTexts(),
     "ja": CalibrationTexts(
+        lang="ja",
         title_front="両面印刷の位置合わせ：表",
         title_back="両面印刷の位置合わせ：裏",
         edge_names={"long": "長辺", "short": "短辺"},

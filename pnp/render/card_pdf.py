@@ -101,6 +101,7 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
         subject=f"pnp card sheets ({variant}, {plan.paper.name}, {lang})",
         ink_saver=variant == "lowink",
         round_pieces=component.shape == "round",
+        lang=lang,
     )
     result: SheetsResult = write_card_sheets(path, copies, renderer.draw_face, renderer.draw_back, plan,
                                              sheet_options)

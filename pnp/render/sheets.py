@@ -94,6 +94,7 @@ class SheetOptions:
     ink_saver: bool = False
     mark_colour: Color = REGISTRATION
     round_pieces: bool = False  # shape = "round": each piece's art is cut to an ellipse, bleed around it
+    lang: str | None = None  # the document's language (/Lang), for screen readers and text extraction
 
 
 @dataclass(frozen=True)
@@ -127,13 +128,14 @@ def to_pt(rect: Rect) -> Rect:
     return rect.scaled(PT_PER_MM)
 
 
-def new_canvas(target: object, font_name: str, title: str, author: str = "", subject: str = "") -> Canvas:
+def new_canvas(target: object, font_name: str, title: str, author: str = "", subject: str = "",
+               lang: str | None = None) -> Canvas:
     """A canvas that builds byte-identical files and never refers to an unembedded font.
 
     `invariant=1` fixes the document ID and, unless SOURCE_DATE_EPOCH is set (reportlab reads it),
     the dates (2000-01-01 UTC). `initialFontName` keeps reportlab's default Helvetica off every page.
     """
-    canvas = Canvas(target, invariant=1, initialFontName=font_name, pageCompression=1)
+    canvas = Canvas(target, invariant=1, initialFontName=font_name, pageCompression=1, lang=lang)
     canvas.setTitle(title)
     canvas.setAuthor(author)
     canvas.setSubject(subject)
@@ -159,7 +161,7 @@ def write_card_sheets(
     title = options.title or labels.separator.join(t for t in (labels.game, labels.component) if t) or "Cards"
     pages: list[PagePlacement] = []
     with atomic_write(path) as handle:
-        canvas = new_canvas(handle, options.label_font, title, options.author, options.subject)
+        canvas = new_canvas(handle, options.label_font, title, options.author, options.subject, options.lang)
         for sheet in range(sheet_count):
             first = sheet * per_sheet
             on_sheet = list(enumerate(cards[first : first + per_sheet], start=first))
