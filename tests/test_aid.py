@@ -78,7 +78,7 @@ def test_japanese_aid_sheet_on_letter(aids: dict) -> None:
     page = PdfReader(result.path).pages[0]
     assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(LETTER, abs=0.1)
     [text] = page_texts(result.path)
-    for cell in ("演算子", "平均（和の半分） *", "色違いの数 ÷ 同色の数 の余り", "2つの演算結果の和が最も大きい"):
+    for cell in ("演算子", "平均（和の半分）*", "色違いの数を同色の数で割った余り", "2つの演算結果の和が最も大きい"):
         assert cell.replace(" ", "") in text.replace(" ", "")
 
 

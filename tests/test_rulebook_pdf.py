@@ -157,7 +157,7 @@ def test_japanese_text_extracts(built: dict) -> None:
     text = flat(text_of(built["ja-a4"].path), "")
     assert "各プレイヤーに数字カードを6枚ずつ、裏向きで配ります。" in text
     assert "山札から12枚の絵札を抜き出し" in text
-    assert "平均（和の半分）" in text and "色違いの数 ÷ 同色の数 の余り" in text
+    assert "平均（和の半分）" in text and "色違いの数を同色の数で割った余り" in text
     assert "ゲームデザイン" in text and "Bill de Veas" in text
     assert "『ツー・オプス』の著作権は作者 Bill de Veas に帰属します。" in text
 

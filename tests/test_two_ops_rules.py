@@ -554,7 +554,7 @@ def test_operator_aid_in_english(game: Game) -> None:
 
 def test_aids_in_japanese(game: Game) -> None:
     operators, goals = RULES.aid_tables(game, "ja")
-    assert operators.rows[0][1] == "平均（和の半分） *"
+    assert operators.rows[0][1] == "平均（和の半分）*"
     assert goals.header[1:] == ["赤", "黒"]
     assert goals.rows[1][0] == "奇数"
 

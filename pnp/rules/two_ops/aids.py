@@ -40,7 +40,8 @@ def operator_aid(tables: TwoOpsTables, lang: str) -> AidTable:
                 row.append("?")
                 continue
             any_marked |= rule.marked
-            row.append(_word(rule.wording, lang) + (f" {tables.footnote_mark}" if rule.marked else ""))
+            gap = "" if lang.split("-")[0] in ("ja", "zh", "ko") else " "  # Japanese sets a mark against its word
+            row.append(_word(rule.wording, lang) + (f"{gap}{tables.footnote_mark}" if rule.marked else ""))
         rows.append(row)
     notes = []
     if any_marked:
