@@ -178,3 +178,16 @@ def test_a_short_bracketed_card_notation_stays_on_one_line() -> None:
         assert line.count("［") == line.count("］"), lines
     english = [line.text for line in break_lines([Text("play [4 red △] then")], 9, measure)]
     assert english == ["play", "[4 red △]", "then"]
+
+
+@pytest.mark.parametrize(("source", "width", "lines"), [
+    # 12 characters fit (6.0 wide): "so 12 + 9 +" would fit, and left "3" to start the next line
+    ("so 12 + 9 + 3 makes 24 opt", 6.0, ["so", "12 + 9 + 3", "makes 24 opt"]),
+    ("9 + 6 + 2 = 17.", 6.0, ["9 + 6 + 2 =", "17."]),  # too long for a line: still broken, as a last resort
+    # Japanese: a sign keeps its number ("＋⏎1" read as a stray plus)
+    ("カードごとに＋1で＋3", 7.0, ["カードごとに", "＋1で＋3"]),
+    ("below zero: −5.", 6.0, ["below zero:", "−5."]),  # a sign after a word may start a line
+])
+def test_a_sum_is_not_broken_at_its_signs(source: str, width: float, lines: list[str]) -> None:
+    """Rulebooks printed "12 + 9 +⏎3 makes 24 opt" and "カードごとに＋⏎1で＋3"."""
+    assert texts(source, width) == lines

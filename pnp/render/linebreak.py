@@ -176,8 +176,23 @@ def _words_and_cjk(text: str) -> Iterator[tuple[_Kind, int, int]]:
         yield _Kind.WORD, word_start, len(text)
 
 
+#: signs a sum is written with: "12 + 9 + 3" stays on one line ("12 + 9 +" then "3" read as a broken
+#: sentence), and Japanese "＋1" keeps its sign
+MATH_SIGNS = frozenset("+-−=×÷＋－＝")
+
+
+def _in_a_sum(before: _Atom, after: _Atom) -> bool:
+    """A sign and the number after it, or a number and the sign standing after it."""
+    if not before.text or not after.text:
+        return False
+    return ((before.text[-1] in MATH_SIGNS and after.text[0].isdigit())
+            or (before.text[-1].isdigit() and after.text in MATH_SIGNS))
+
+
 def _may_break(before: _Atom, after: _Atom, spaced: bool) -> bool:
     if (before.text and before.text[-1] in NO_END) or (after.text and after.text[0] in NO_START):
+        return False
+    if _in_a_sum(before, after):
         return False
     if spaced or before.kind is _Kind.CJK or after.kind is _Kind.CJK:
         return True
