@@ -74,9 +74,20 @@ def location(file: Path | None, line: int | None, base: Path | None = None) -> s
     if file is None:
         return ""
     path = file
-    if base is not None and file.resolve().is_relative_to(base.resolve()):
-        path = file.resolve().relative_to(base.resolve())
+    if base is not None:
+        shown, under = _resolved(file), _resolved(base)
+        if shown.is_relative_to(under):
+            path = shown.relative_to(under)
     return f"{path}:{line}" if line else f"{path}"
+
+
+def _resolved(path: Path) -> Path:
+    """The real path, or the absolute one where links cannot be followed: a file that is a link to
+    itself is reported, not a crash of the report."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: Python 3.11's "Symlink loop"
+        return path.absolute()
 
 
 @dataclass

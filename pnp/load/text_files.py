@@ -20,6 +20,9 @@ def read_text(path: Path) -> str:
         raise DataError("file not found", path, None, "create it, or fix the path that names it") from None
     except IsADirectoryError:
         raise DataError("expected a file but found a folder", path) from None
+    except OSError as exc:  # no permission, a symbolic link to itself, a disk error: the user's to fix
+        raise DataError(f"cannot be read: {exc.strerror or exc}", path, None,
+                        "check the file's permissions (and where a link points)") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

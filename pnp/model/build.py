@@ -366,6 +366,8 @@ def _inside(path: Path, folder: Path) -> bool:
         path.resolve().relative_to(folder.resolve())
     except ValueError:
         return False
+    except (OSError, RuntimeError):  # a link to itself (RuntimeError in Python 3.11): reading it says so
+        return True
     return True
 
 

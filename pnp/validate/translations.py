@@ -310,6 +310,10 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         raw = _raw_text(path)
         if raw is None or swallowing_line(raw) is not None:
             unreadable.add(lang)  # or a note or code block left open over the sections after it (reported)
+        if not path.is_file() and path.is_symlink():
+            report.error(f"rules/{lang}.md is a link that leads to no file (a broken link, or one to itself)", path,
+                         None, "point the link at the rule text, or put the file itself in its place")
+            continue
         if not path.is_file():
             source = rule_text_path(game, game.source_language)
             report.error(f"the game ships in {lang}, but rules/{lang}.md is missing", path, None,
