@@ -269,9 +269,10 @@ def _calibration_language(lang: str) -> str:
 
 def main() -> None:
     """The `pnp` console command: the CLI, then a quick exit (see pnp.commands.quick_exit)."""
-    from pnp.commands.quick_exit import leave, stop_on_sigterm
+    from pnp.commands.quick_exit import leave, output_any_text, stop_on_sigterm
 
     stop_on_sigterm()
+    output_any_text()
     try:
         cli(prog_name="pnp")
     except SystemExit as stop:

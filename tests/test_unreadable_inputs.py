@@ -47,3 +47,24 @@ def test_a_rule_text_linked_to_itself_is_one_error(tmp_path: Path) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 1
     assert "error: rules/en.md is a link that leads to no file (a broken link, or one to itself)" in result.output
+
+
+def test_output_to_a_stream_that_cannot_encode_japanese_escapes_it(tmp_path: Path) -> None:
+    """A Windows runner's cp1252 pipe ended `pnp list --lang ja` and `pnp check --format json` with a
+    UnicodeEncodeError traceback. What cannot be encoded is now escaped; JSON still reads it back."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    data = str(TWO_OPS.parent)
+    listed = subprocess.run([sys.executable, "-m", "pnp", "list", "--data", data, "--lang", "ja"], env=environment,
+                            capture_output=True, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert b"\\u30c4\\u30fc" in listed.stdout  # ツー, of ツー・オプス
+    checked = subprocess.run([sys.executable, "-m", "pnp", "check", "--data", data, "two-ops", "--format", "json",
+                              "--lang", "ja"], env=environment, capture_output=True, timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    assert b"Traceback" not in checked.stderr
+    assert json.loads(checked.stdout)["games"][0]["game"] == "two-ops"

@@ -26,6 +26,20 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
+def output_any_text() -> None:
+    """Streams that cannot encode every character (a Windows runner's cp1252 pipe) write what they
+    cannot as escapes: a Japanese card name ended the run with UnicodeEncodeError. The escapes are
+    \\uXXXX, which JSON output still reads as the character."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            "\u2014\u30c4\u00e9".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
 def exit_status(code: object) -> int:
     """The status `sys.exit(code)` would give: None is 0, an int is itself, anything else is printed and 1."""
     if code is None:
