@@ -279,3 +279,36 @@ def test_a_new_source_date_epoch_rebuilds(data: Path, tmp_path: Path, monkeypatc
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
     assert "wrote 3 file(s)" in build(data, out, "--jobs", "1")
     assert pdf_bytes(out) != first
+
+
+@pytest.mark.parametrize("damage", ["[]", "null", '"a string"', "7"])
+def test_a_stamp_holding_other_json_is_a_stale_output_not_a_crash(data: Path, tmp_path: Path, damage: str) -> None:
+    """A stamp of valid JSON that was no object crashed every build ('list' object has no attribute 'get')
+    until the file was deleted."""
+    out = tmp_path / "out"
+    build(data, out)
+    stamps = sorted((out / ".cache").rglob("*.json"))
+    assert stamps
+    stamps[0].write_text(damage, encoding="utf-8")
+    assert "wrote 1 file(s)" in build(data, out)  # that one output, built again
+
+
+def test_digests_of_the_wrong_types_are_forgotten_and_files_hashed_again(data: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered digest of 12345 crashed the build ('int' object has no attribute 'encode')."""
+    import json
+
+    import pnp.load.digests as digests
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(cache))
+    monkeypatch.setattr(digests, "SETTLED_SECONDS", -60)  # the copies are new: remember them all the same
+    out = tmp_path / "out"
+    build(data, out)
+    index = cache / digests.INDEX_NAME
+    remembered = json.loads(index.read_text(encoding="utf-8"))
+    assert remembered
+    index.write_text(json.dumps({name: [*entry[:4], 12345] for name, entry in remembered.items()}), encoding="utf-8")
+    monkeypatch.setattr(digests, "_DIGESTS", {})
+    monkeypatch.setattr(digests, "_loaded_from", None)
+    assert "up to date" in build(data, out)  # hashed again: the same contents, so nothing to rebuild

@@ -57,9 +57,17 @@ def _load_index() -> None:
     remembered = read_json_cache(folder / INDEX_NAME)
     with _LOCK:
         for name, entry in remembered.items():
-            if isinstance(entry, list) and len(entry) == 5 and name not in _DIGESTS:
+            if name not in _DIGESTS and _well_formed(entry):
                 _DIGESTS[name] = (tuple(entry[:4]), entry[4])
         _loaded_from = folder
+
+
+def _well_formed(entry: object) -> bool:
+    """Four whole numbers (the stat) and a hex digest: an entry a hand or a bug damaged is forgotten,
+    and the file hashed again, where a digest of 12345 crashed the build."""
+    return (isinstance(entry, list) and len(entry) == 5
+            and all(isinstance(value, int) and not isinstance(value, bool) for value in entry[:4])
+            and isinstance(entry[4], str) and len(entry[4]) == 64)
 
 
 def known_digest(path: Path | str, stat: os.stat_result) -> str | None:

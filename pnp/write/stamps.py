@@ -183,8 +183,8 @@ class StampStore:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if data.get("key") != key:
-            return None
+        if not isinstance(data, dict) or data.get("key") != key:
+            return None  # "[]" or "null" in a stamp crashed every build until it was deleted
         recorded = data.get("outputs")
         if not isinstance(recorded, list) or not all(_as_written(entry) for entry in recorded):
             return None  # an empty list is a job that rightly wrote nothing (an unneeded low-ink copy)
