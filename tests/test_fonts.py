@@ -204,3 +204,24 @@ def test_remembered_coverage_ranges_read_back_exactly_and_refuse_damage() -> Non
     for damaged in ("20", "20-22-24", "2g-30", "20-22 41"):
         with pytest.raises(ValueError):
             _parse_ranges(damaged)
+
+
+def test_a_font_cache_that_cannot_be_written_costs_speed_not_the_build(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every build failed with "cannot write .../fonts/...ttf" when the cache's fonts folder could not be
+    written (a root-owned ~/.cache/pnp/fonts): the subset now goes to a folder of the process's own."""
+    import pnp.render.fonts as fonts_module
+
+    def refuse(path: Path, data: bytes) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(fonts_module, "replace_file", refuse)
+    fontset = prepare_fonts(["読めないキャッシュ"], tmp_path / "unwritable")
+    assert fontset.paths["regular"].is_file()
+    assert not fontset.paths["regular"].is_relative_to(tmp_path)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A6, initialFontName=fontset.regular)
+    canvas.setFont(fontset.regular, 12)
+    canvas.drawString(20, 300, "読めないキャッシュ")
+    canvas.save()
+    assert pypdfium2.PdfDocument(buffer.getvalue())[0].get_textpage().get_text_range().strip() == "読めないキャッシュ"

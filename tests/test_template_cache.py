@@ -49,6 +49,23 @@ def test_a_damaged_cache_file_is_compiled_again(own_cache, tmp_path, monkeypatch
     assert render_template("{{ n }} players", path, {"n": 6}) == ("6 players", [])
 
 
+@pytest.mark.parametrize("other", ["ellipsis", "another template"])
+def test_a_cache_file_holding_something_else_is_compiled_again(own_cache, tmp_path, monkeypatch, other):
+    """Damaged bytes loaded as Ellipsis, or another file's compiled text, and failed as the rule text's
+    own error: "placeholder failed: AttributeError: 'ellipsis' object has no attribute 'co_filename'"."""
+    import marshal
+
+    path = tmp_path / "en.md"
+    render_template("{{ n }} players", path, {"n": 4})
+    (stored,) = own_cache.glob("*.code")
+    if other == "ellipsis":
+        stored.write_bytes(marshal.dumps(...))
+    else:
+        stored.write_bytes(marshal.dumps(make_rule_environment().compile("{{ name }}", filename=str(tmp_path / "x"))))
+    monkeypatch.setattr(rule_template, "_COMPILED", {})
+    assert render_template("{{ n }} players", path, {"n": 6}) == ("6 players", [])
+
+
 def test_errors_still_name_the_line(own_cache, tmp_path, monkeypatch):
     path = tmp_path / "en.md"
     source = "line one\n{{ missing_name }}\n{{ n + other }}\n"

@@ -399,8 +399,30 @@ def _cached_truetype_subset(path: Path, charset: frozenset[str], cache_dir: Path
     target = cache_dir / f"{path.stem}-{key[:32]}.ttf"
     if target.exists() and _is_readable_truetype(target):
         return target
-    replace_file(target, truetype_subset_bytes(path, charset))  # must exist afterwards: errors are raised
+    subset = truetype_subset_bytes(path, charset)
+    try:
+        replace_file(target, subset)
+    except OSError:
+        # a cache folder that cannot be written costs speed, not the build: the subset goes into a
+        # folder of this process's own, deleted when it ends (every build failed with "cannot write")
+        target = _private_folder() / target.name
+        target.write_bytes(subset)
     return target
+
+
+_private: list[Path] = []
+
+
+def _private_folder() -> Path:
+    if not _private:
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="pnp-fonts-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _private.append(folder)
+    return _private[0]
 
 
 def _is_readable_truetype(path: Path) -> bool:

@@ -567,6 +567,9 @@ def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> Cod
     try:
         code = marshal.loads(stored.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
+        code = None
+    if not isinstance(code, CodeType) or code.co_filename != str(path):
+        # damaged bytes can load as another object (Ellipsis), which failed as the rule text's own error
         code = env.compile(source, name=path.name, filename=str(path))
         _make_room(folder)
         write_bytes_cache(stored, marshal.dumps(code))
