@@ -275,6 +275,20 @@ def test_an_unknown_field_one_level_down_is_named_with_its_owner_and_a_suggestio
         "card has no field 'widht' (did you mean 'width', without 'card.'?)")
 
 
+def test_a_source_typo_noted_while_the_data_has_errors_is_not_two_errors_in_the_translation(copy: Path) -> None:
+    """With the game's data in error a misspelt source placeholder is a note; the translation, which was
+    right, still got "lacks {{ game.minutez }}" and "has {{ game.minutes }}" as errors."""
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    edit(copy / "rules" / "en.md", "{{ game.minutes }}", "{{ game.minutez }}")
+    edit(copy / "game.toml", "count = 52", "count = 53")  # a data error elsewhere
+    result = CliRunner().invoke(cli, ["check", "--data", str(copy.parent), "two-ops"])
+    assert "game has no field 'minutez'" in result.output  # said once, at the source (as a note)
+    assert "lacks {{ game.minutez }}" not in result.output and "has {{ game.minutes }}" not in result.output
+
+
 def test_glossary_violation_is_a_warning(copy: Path) -> None:
     ja = copy / "rules" / "ja.md"
     text = ja.read_text(encoding="utf-8")

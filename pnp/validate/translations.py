@@ -322,8 +322,9 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
             continue
         reported_before = len(report.diagnostics)
         text = load_rule_text(game, rules, lang, report, results, data_in_error)
+        # errors, and the notes a placeholder in error becomes while the game's data has errors
         error_lines[lang] = {found.line for found in report.diagnostics[reported_before:]
-                             if found.level is Level.ERROR and found.line is not None}
+                             if found.level in (Level.ERROR, Level.NOTE) and found.line is not None}
         if text is not None and not text.blocks:
             # only white space or comments: the rulebook would be its title page, and each section and
             # example would be "missing" from it one by one
