@@ -254,7 +254,8 @@ def test_editor_litter_is_no_input(data: Path, tmp_path: Path) -> None:
     build(data, out, "--jobs", "1")
     cards = data / "take-over-that-job" / "cards"
     before = snapshot([data])
-    for name in (".numbers.csv.swp", "numbers.csv~", ".DS_Store"):
+    for name in (".numbers.csv.swp", "numbers.csv~", ".DS_Store", "#numbers.csv#", "4913", "numbers.csv.bak",
+                 "numbers.csv.orig"):
         (cards / name).write_bytes(b"\0scratch")
     (data / "take-over-that-job" / ".git").mkdir()
     (data / "take-over-that-job" / ".git" / "index").write_bytes(b"scratch")
@@ -312,3 +313,26 @@ def test_digests_of_the_wrong_types_are_forgotten_and_files_hashed_again(data: P
     monkeypatch.setattr(digests, "_DIGESTS", {})
     monkeypatch.setattr(digests, "_loaded_from", None)
     assert "up to date" in build(data, out)  # hashed again: the same contents, so nothing to rebuild
+
+
+def test_an_empty_source_date_epoch_is_the_same_build_as_none(data: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """reportlab reads SOURCE_DATE_EPOCH= as unset, and the bytes are the same, but switching between the
+    two rebuilt every output."""
+    out = tmp_path / "out"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    build(data, out)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "")
+    assert "wrote 0 file(s)" in build(data, out)
+
+
+def test_a_cache_folder_that_is_a_file_is_said_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mkdir's "File exists" read as if the folder were there."""
+    from pnp.commands.environment import environment_problems
+
+    cache = tmp_path / "cache"
+    cache.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(cache))
+    [(message, fix)] = environment_problems()
+    assert message == f"PNP_CACHE_DIR {cache}: it is a file, not a folder"
+    assert fix.startswith("set PNP_CACHE_DIR to a folder you can write to")

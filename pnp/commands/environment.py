@@ -31,6 +31,8 @@ def environment_problems() -> list[tuple[str, str]]:
         cache.mkdir(parents=True, exist_ok=True)
         writable = os.access(cache, os.W_OK | os.X_OK)
         why = "it cannot be written"
+    except FileExistsError:  # mkdir's word for "a file is in the way", which read as a folder being there
+        writable, why = False, "it is a file, not a folder"
     except OSError as exc:
         writable, why = False, exc.strerror or str(exc)
     if not writable:

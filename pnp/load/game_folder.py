@@ -68,10 +68,18 @@ def discover(data: Path) -> list[Path]:
 
 def editor_litter(name: str) -> bool:
     """Files in a game folder that are no part of the game: hidden ones (a vim swap file
-    ``.deck.csv.swp``, macOS's ``.DS_Store``, ``.git``) and backups ending in ``~``. They come and go
+    ``.deck.csv.swp``, macOS's ``.DS_Store``, ``.git``), backups ending in ``~``, ``.bak`` or ``.orig``,
+    Emacs's ``#deck.csv#`` and Vim's ``4913`` probe. They come and go
     while a designer edits; counted as inputs, each would make every output stale and wake
     ``pnp watch``."""
-    return name.startswith(".") or name.endswith("~")
+    return (name.startswith(".") or name.endswith("~") or name in EDITOR_PROBES
+            or (name.startswith("#") and name.endswith("#")) or name.endswith(EDITOR_SUFFIXES))
+
+
+#: Vim writes and deletes "4913" to test a folder; Emacs keeps "#deck.csv#" while editing
+EDITOR_PROBES = frozenset({"4913"})
+#: copies an editor, a merge or a patch leaves beside the file: never a game's input
+EDITOR_SUFFIXES = (".bak", ".orig", ".rej", ".swp", ".swo")
 
 
 def enclosing_game(start: Path) -> Path | None:

@@ -140,7 +140,8 @@ def job_key(parameters: dict, inputs: str) -> str:
     bytes, and its inputs' :func:`inputs_digest`."""
     digest = hashlib.sha256(tool_fingerprint().encode())
     digest.update(json.dumps(parameters, sort_keys=True, default=str).encode())
-    environment = {name: os.environ.get(name) for name in BYTE_SHAPING_ENVIRONMENT}
+    # empty is unset, as reportlab reads it: switching between the two rebuilt every output to the same bytes
+    environment = {name: os.environ.get(name) or None for name in BYTE_SHAPING_ENVIRONMENT}
     digest.update(json.dumps(environment, sort_keys=True).encode())
     digest.update(inputs.encode())
     return digest.hexdigest()
