@@ -661,3 +661,34 @@ def test_errors_are_listed_in_file_and_line_order(game: Path) -> None:
     assert code == 1
     lines = [int(found) for found in re.findall(r"deck\.csv:(\d+): error:", output)]
     assert lines == [line_of(deck, "red-2,"), line_of(deck, "blue-2,")] and lines[0] < lines[1], output
+
+
+def test_github_annotations_name_files_from_the_repository_root(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from inside the game folder, the annotation said file=game.toml: GitHub looks for that at the
+    repository's root (GITHUB_WORKSPACE), so the finding landed on no file."""
+    replace(game / "game.toml", "count = 10", "count = 12")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(game.parents[1]))
+    monkeypatch.chdir(game)
+    code, output = run("check", "--format", "github")
+    assert code == 1
+    assert output.splitlines()[0].startswith("::error file=data/mini/game.toml,line=")
+
+
+def test_a_lang_no_game_ships_is_a_finding_in_json_and_github_too(game: Path) -> None:
+    """--strict failed on it while the JSON held no warning and GitHub got no annotation: "failed" with
+    nothing to say why. It is also counted in the summary, as an unknown game is."""
+    import json
+
+    code, output = run("check", "mini", "--lang", "fr", "--strict", "--format", "json")
+    assert code == 1
+    document = json.loads(output)
+    assert document["failed"] is True
+    [warning] = document["general"]
+    assert warning["level"] == "warning" and warning["message"].startswith("--lang fr: no game checked ships")
+    code, output = run("check", "mini", "--lang", "fr", "--format", "github")
+    assert code == 0
+    assert "::warning title=pnp check::--lang fr: no game checked ships in that language" in output
+    assert output.splitlines()[-1] == "1 game checked: 0 error(s), 1 warning(s), 0 note(s) — ok"
+    code, output = run("check", "mini", "nosuch", "--format", "github")
+    assert code == 1
+    assert output.splitlines()[-1] == "1 game checked: 1 error(s), 0 warning(s), 0 note(s) — FAILED"

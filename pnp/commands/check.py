@@ -50,10 +50,16 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
         total["notes"] += len(result.report.notes)
     shipped = {code for result in results if result.game for code in result.game.languages}
     if asked is not None and shipped and asked not in shipped:  # the tables fall back to each source language
-        click.echo(f"warning: --lang {asked}: no game checked ships in that language; names are shown in each "
-                   f"game's source language\n    fix: {language_fix(asked, shipped)}", err=True)
-        total["warnings"] += 1
+        # in the general findings too: JSON and GitHub output lacked it while --strict failed on it
+        report.warning(f"--lang {asked}: no game checked ships in that language; names are shown in each "
+                       "game's source language", None, None, language_fix(asked, shipped))
+        if output == "text":
+            click.echo(report.diagnostics[-1].format(Path.cwd()), err=True)
         failed = failed or strict
+    # what no game owns (an unknown game, that --lang) counts as well: "0 error(s) — FAILED" said nothing
+    total["errors"] += len(report.errors)
+    total["warnings"] += len(report.warnings)
+    total["notes"] += len(report.notes)
     games = f"{len(folders)} game" + ("s" if len(folders) != 1 else "")
     summary = (f"{games} checked: {total['errors']} error(s), {total['warnings']} warning(s), "
                f"{total['notes']} note(s) — {'FAILED' if failed else 'ok'}")
@@ -62,10 +68,10 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
 
         click.echo(json_report(checked, report, failed, Path.cwd()))
     elif output == "github":
-        from pnp.commands.check_output import github_annotations
+        from pnp.commands.check_output import annotation_root, github_annotations
 
         every = [*report.diagnostics, *(d for _, game_report, _ in checked for d in game_report.diagnostics)]
-        for line in github_annotations(every, Path.cwd()):
+        for line in github_annotations(every, annotation_root()):
             click.echo(line)
         click.echo(summary)
     elif len(folders) > 1:  # one game's own report already ends with its verdict

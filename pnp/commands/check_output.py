@@ -8,6 +8,7 @@ in a pull request's diff (`::error file=...,line=...::message`).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -49,6 +50,14 @@ def _escape_data(text: str) -> str:
 
 def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation_root() -> Path:
+    """What GitHub resolves an annotation's file against: the repository's root, which Actions names in
+    GITHUB_WORKSPACE. Paths relative to the working folder put every finding of a `pnp check` run from
+    inside a game folder on the wrong file (or on none)."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    return Path(workspace) if workspace else Path.cwd()
 
 
 def github_annotations(diagnostics: Iterable[Diagnostic], base: Path) -> list[str]:
