@@ -692,3 +692,13 @@ def test_a_lang_no_game_ships_is_a_finding_in_json_and_github_too(game: Path) ->
     code, output = run("check", "mini", "nosuch", "--format", "github")
     assert code == 1
     assert output.splitlines()[-1] == "1 game checked: 1 error(s), 0 warning(s), 0 note(s) — FAILED"
+
+
+def test_a_toml_file_cut_short_is_an_error_at_its_last_line(game: Path) -> None:
+    """tomllib names no line for "at end of document": the error had none, yet its fix said "on that line"."""
+    manifest = game / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "\nextra = [\n", encoding="utf-8")
+    code, output = run("check", "mini")
+    assert code == 1
+    last = len(manifest.read_text(encoding="utf-8").rstrip().split("\n"))
+    assert f"data/mini/game.toml:{last}: error: malformed TOML: Invalid value at the end of the file" in output

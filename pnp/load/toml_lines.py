@@ -200,6 +200,10 @@ def parse_toml(text: str, path: Path) -> TomlDoc:
                             f"close it before line {line}, or check quoting in it") from None
         if match:
             reason += f" (column {match.group(2)})"
+        elif "end of document" in reason:  # tomllib names no line: the file's last line with text is it
+            written = text.rstrip().split("\n")
+            line = len(written)
+            reason = reason.replace(" (at end of document)", "") + " at the end of the file"
         raise DataError(f"malformed TOML: {reason}", path, line,
                         "check quoting, brackets and '=' on that line") from None
     return TomlDoc(path=path, data=data, lines=_index_lines(text))
