@@ -763,3 +763,25 @@ def test_a_suit_symbol_no_font_has_is_one_error_at_its_line_naming_its_cards(tmp
     assert len(on_cards) == 1, errors
     assert where in on_cards[0]
     assert "no font has U+263E '☾' (LAST QUARTER MOON), written here and printed on 13 card(s): AS, 2S" in on_cards[0]
+
+
+@pytest.mark.parametrize("game", ["two-ops", "take-over-that-job", "rudy", "gadget-trick"])
+def test_a_rules_toml_that_cannot_be_read_is_one_error(tmp_path: Path, game: str) -> None:
+    """It was also "<rules> needs rules.toml", at the game folder, for a file that was there; without that
+    error, the layouts and rule texts that read its tables must still wait for it."""
+    folder = tmp_path / "data" / game
+    shutil.copytree(DATA / game, folder)
+    rules = folder / "rules.toml"
+    rules.write_text(rules.read_text(encoding="utf-8") + "x = [\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game])
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert result.exit_code == 1
+    assert len(errors) == 1 and "rules.toml" in errors[0] and "malformed TOML" in errors[0], errors
+
+
+def test_a_missing_rules_toml_is_still_said(tmp_path: Path) -> None:
+    folder = tmp_path / "data" / "two-ops"
+    shutil.copytree(DATA / "two-ops", folder)
+    (folder / "rules.toml").unlink()
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
+    assert "error: two_ops needs rules.toml (the operator and goal tables)" in result.output

@@ -578,8 +578,8 @@ def test_context_numbers(game: Game) -> None:
     assert {key: context[key] for key in expected} == expected
 
 
-def test_missing_rules_file_is_reported(game: Game) -> None:
-    bare = Game(**{**game.__dict__, "rules_data": None})
+def test_missing_rules_file_is_reported(game: Game, tmp_path: Path) -> None:
+    bare = Game(**{**game.__dict__, "rules_data": None, "path": tmp_path})  # a folder with no rules.toml
     report = checked(bare)
     assert any("rules.toml" in m for m in messages(report))
 

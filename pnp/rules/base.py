@@ -83,6 +83,13 @@ def report_blank_column(cards: Iterable[Card], attribute: str, card_kind: str, c
     return True
 
 
+def report_missing_rules_data(game: Game, report: Report, rules: str, holding: str) -> None:
+    """"<rules> needs rules.toml (<what it holds>)", unless the file is there and its error is reported
+    already: a malformed rules.toml was also said to be missing, at the game folder."""
+    if not (game.path / "rules.toml").exists():
+        report.error(f"{rules} needs rules.toml ({holding})", game.path, None, "add rules.toml to the game folder")
+
+
 class GameRules:
     """Default: a game with no rules of its own beyond the generic checks."""
 
@@ -110,7 +117,8 @@ class GameRules:
 
         problems = Report()
         self.rules_data(game, problems)
-        return bool(problems.errors)
+        unreadable = game.rules_data is None and (game.path / "rules.toml").exists()  # reported where it is read
+        return bool(problems.errors) or unreadable
 
     def check(self, game: Game, report: Report) -> None:
         """Add game-specific problems to ``report``; never raise on bad data."""

@@ -9,6 +9,7 @@ from pnp.diagnostics import Report
 from pnp.load.toml_lines import TomlDoc
 from pnp.model.fields import TomlReader
 from pnp.model.game import Game
+from pnp.rules.base import report_missing_rules_data
 from pnp.rules.surveillance import Activation
 
 
@@ -55,7 +56,7 @@ def read_settings(game: Game, report: Report) -> Settings | None:
     """Typed settings, or None after reporting why rules.toml is unusable."""
     doc = game.rules_data
     if doc is None:
-        report.error("Gadget Trick needs rules.toml (deal, surveillance and gadget settings)", game.path)
+        report_missing_rules_data(game, report, "Gadget Trick", "deal, surveillance and gadget settings")
         return None
     reader = TomlReader(doc, report)
     data = doc.data

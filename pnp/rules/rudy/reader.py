@@ -8,6 +8,7 @@ from typing import Any
 from pnp.diagnostics import Report
 from pnp.model.fields import TomlReader
 from pnp.model.game import Game
+from pnp.rules.base import report_missing_rules_data
 from pnp.rules.rudy.tables import ATTRIBUTES, ELEMENT_TESTS, Element, PriceRow, Tables
 
 
@@ -15,7 +16,7 @@ def read_tables(game: Game, report: Report) -> Tables | None:
     """Typed tables, or None after reporting what makes rules.toml unusable."""
     doc = game.rules_data
     if doc is None:
-        report.error("Rudy needs rules.toml (prices, museum, set sales)", game.path)
+        report_missing_rules_data(game, report, "Rudy", "prices, museum, set sales")
         return None
     reader = TomlReader(doc, report)
     data = doc.data

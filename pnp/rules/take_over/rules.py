@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable, GameRules
+from pnp.rules.base import AidTable, GameRules, report_missing_rules_data
 from pnp.rules.take_over.aids import bonus_aid, ladder_aid, marker_and_goal_texts, phrase_aid
 from pnp.rules.take_over.checks import Checker
 from pnp.rules.take_over.examples import run_bonus, run_trick
@@ -32,7 +32,7 @@ class TakeOverRules(GameRules):
     def tables(self, game: Game, report: Report | None = None) -> TakeOverTables | None:
         if game.rules_data is None:
             if report is not None:
-                report.error("take_over needs rules.toml (ladders, bonuses, phrases)", game.path)
+                report_missing_rules_data(game, report, "take_over", "ladders, bonuses, phrases")
             return None
         from pnp.diagnostics import Report
 

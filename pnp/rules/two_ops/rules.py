@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable, ExampleError, GameRules, read_or_raise
+from pnp.rules.base import AidTable, ExampleError, GameRules, read_or_raise, report_missing_rules_data
 from pnp.rules.two_ops.aids import court_card_texts, goal_aid, operator_aid
 from pnp.rules.two_ops.cards import CardError, parse_card
 from pnp.rules.two_ops.checks import check_deal, check_deck, check_operator_values
@@ -36,7 +36,7 @@ class TwoOpsRules(GameRules):
         """rules.toml parsed; problems go to ``report`` (or are dropped when only reading)."""
         if game.rules_data is None:
             if report is not None:
-                report.error("two_ops needs rules.toml (the operator and goal tables)", game.path)
+                report_missing_rules_data(game, report, "two_ops", "the operator and goal tables")
             return None
         from pnp.diagnostics import Report
 
