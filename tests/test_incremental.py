@@ -336,3 +336,25 @@ def test_a_cache_folder_that_is_a_file_is_said_so(tmp_path: Path, monkeypatch: p
     [(message, fix)] = environment_problems()
     assert message == f"PNP_CACHE_DIR {cache}: it is a file, not a folder"
     assert fix.startswith("set PNP_CACHE_DIR to a folder you can write to")
+
+
+def test_editing_one_translation_rebuilds_only_its_rulebooks(data: Path, tmp_path: Path) -> None:
+    """An edit of rules/ja.md rebuilt the English rulebooks and every aid too: each document was keyed by
+    every file of the game. A rulebook reads its own language's rule text; an aid reads none."""
+    out = tmp_path / "out"
+
+    def build_documents() -> str:
+        result = CliRunner().invoke(cli, ["build", "--data", str(data), "--out", str(out), "--paper", "a4",
+                                          "--what", "rules", "--what", "aid", "--jobs", "1"])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    build_documents()
+    before = {path: path.stat().st_mtime_ns for path in out.rglob("*.pdf")}
+    assert len(before) == 8  # rules, booklet, aid, aid cards, in two languages
+    ja = data / "take-over-that-job" / "rules" / "ja.md"
+    ja.write_text(ja.read_text(encoding="utf-8").rstrip("\n") + "よろしくお願いします。\n", encoding="utf-8")
+    assert "wrote 2 file(s)" in build_documents()
+    rebuilt = sorted(path.relative_to(out).as_posix() for path, mtime in before.items()
+                     if path.stat().st_mtime_ns != mtime)
+    assert rebuilt == ["take-over-that-job/ja/a4/rules-booklet.pdf", "take-over-that-job/ja/a4/rules.pdf"]

@@ -13,13 +13,12 @@ from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
-from pnp.load.rule_files import rules_folder
+from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules import get_rules
 from pnp.validate import check_game
-from pnp.validate.translation_records import SOURCES_SUFFIX
 from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from pnp.model.game import Game
 
 RULES_FOLDER = "rules"
+SOURCES_SUFFIX = ".sources.toml"  # rules/<lang>.sources.toml: what each translated section was translated from
 
 
 def rules_folder(game: Game) -> Path:

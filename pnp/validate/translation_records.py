@@ -17,14 +17,12 @@ from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.load.game_folder import game_argument
-from pnp.load.rule_files import rule_text_path, rules_folder
+from pnp.load.rule_files import SOURCES_SUFFIX, rule_text_path, rules_folder
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
 from pnp.render.rule_markdown import make_markdown, match_heading_id
 from pnp.write.atomic import atomic_write
-
-SOURCES_SUFFIX = ".sources.toml"
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from pnp.diagnostics import Report
 from pnp.load.digests import digest_all
 from pnp.load.game_folder import editor_litter, is_output_folder
+from pnp.load.rule_files import SOURCES_SUFFIX
 from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
@@ -106,7 +107,13 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
     inputs_of = {component.id: card_inputs(game, component.id, listing) for component in printed}
     _hash_inputs(every_file)
     digest_of_inputs = {component: inputs_digest(inputs, game.path) for component, inputs in inputs_of.items()}
-    every_file_digest = inputs_digest(every_file, game.path)
+    document_digests: dict[tuple[str, str], str] = {}
+
+    def document_digest(kind: str, lang: str) -> str:
+        group = "aid" if kind in WHAT_DOCUMENTS["aid"] else "rules"
+        if (group, lang) not in document_digests:
+            document_digests[(group, lang)] = inputs_digest(document_inputs(game, every_file, group, lang), game.path)
+        return document_digests[(group, lang)]
     no_inputs = inputs_digest([], game.path)
     cache_dir = font_cache_dir()
     stamp_root = stamps_folder(out)
@@ -140,10 +147,22 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
                                       no_inputs))
             for kind in document_kinds:
                 documents.append(_job(kind, lang, paper, folder / DOCUMENT_FILES[kind], None, parameters,
-                                      every_file_digest))
+                                      document_digest(kind, lang)))
         if documents:
             units.append(Unit(game.path, game.id, lang, None, tuple(documents), options, cache_dir, stamp_root))
     return units
+
+
+def document_inputs(game: Game, every_file: Sequence[Path], group: str, lang: str) -> list[Path]:
+    """The game's files a rulebook or an aid of ``lang`` reads: not the other languages' rule texts and
+    translation records (an edit of rules/ja.md rebuilt the English rulebooks), and for an aid, whose
+    tables come from the rules model, no rule text at all."""
+    rules = game.path / "rules"
+    if group == "aid":
+        return [path for path in every_file if path.parent != rules]
+    others = {rules / f"{other}{suffix}" for other in game.languages if other != lang
+              for suffix in (".md", SOURCES_SUFFIX)}
+    return [path for path in every_file if path not in others]
 
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
