@@ -338,3 +338,18 @@ def test_page_matches_golden_image(built: dict) -> None:
     mean = sum(value * count for value, count in enumerate(histogram)) / total
     strong = sum(histogram[64:]) / total
     assert mean < 1.0 and strong < 0.002, (mean, strong)
+
+
+def test_a_lead_in_ending_in_a_colon_stays_with_what_it_introduces() -> None:
+    """"There are 6 set elements:" ended a page, and its table began the next."""
+    from pnp.render.linebreak import Text
+    from pnp.render.rule_blocks import ListBlock, Paragraph, TableBlock
+    from pnp.render.rulebook_story import _leads_in
+
+    table = TableBlock(((Text("Set"),),), (((Text("run"),),),), ("left",), 5)
+    items = ListBlock(False, 1, ((Paragraph((Text("one"),), 7),),), 7)
+    assert _leads_in(Paragraph((Text("There are 6 set elements:"),), 3), table)
+    assert _leads_in(Paragraph((Text("次の"), Text("三つです：", "bold")), 3), items)
+    assert not _leads_in(Paragraph((Text("A sentence."),), 3), table)
+    assert not _leads_in(Paragraph((Text("Ends in a colon:"),), 3), Paragraph((Text("a paragraph"),), 5))
+    assert not _leads_in(Paragraph((Text("Last words:"),), 3), None)

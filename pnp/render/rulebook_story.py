@@ -110,13 +110,26 @@ class StoryContext:
 
 def flowables_for(blocks: Sequence[Block], ctx: StoryContext, width: float) -> list[Flowable]:
     flowables: list[Flowable] = []
-    for block in blocks:
+    for index, block in enumerate(blocks):
         made = _flowables_for(block, ctx, width)
         for flowable in made:  # the rule text's line, for an error about this part (PageCountingDoc)
             if not hasattr(flowable, "source_line"):
                 flowable.source_line = block.line
+        if made and _leads_in(block, blocks[index + 1] if index + 1 < len(blocks) else None):
+            made[-1].keepWithNext = 1
         flowables.extend(made)
     return flowables
+
+
+LEAD_IN_ENDS = (":", "：")
+INTRODUCED = (TableBlock, AidTableRef, ListBlock, ExampleRef)
+
+
+def _leads_in(block: Block, following: Block | None) -> bool:
+    """A paragraph ending in a colon introduces the table, list or example after it, and stays on its page:
+    "There are 6 set elements:" ended a page whose next began with the table."""
+    return (isinstance(block, Paragraph) and isinstance(following, INTRODUCED)
+            and plain(block.runs).rstrip().endswith(LEAD_IN_ENDS))
 
 
 def _flowables_for(block: Block, ctx: StoryContext, width: float) -> list[Flowable]:
