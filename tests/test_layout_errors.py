@@ -626,3 +626,25 @@ def test_one_line_failing_differently_per_card_is_one_error_saying_each_way(game
     [error] = error_lines(result)
     assert "my-face.toml:5: error: layout 'my-face', cards 'red-1'" in error
     assert "unknown icon 'redx'" in error and " / unknown icon 'bluex'" in error
+
+
+def test_mistakes_that_had_no_fix_line_get_one(game: NewGame) -> None:
+    """valign = "centre", font = "italic", a palette colour of five digits and a picture outside the game
+    folder were errors with no fix; "centre" found no suggestion, being nearer "center" than "middle"."""
+    manifest = game.manifest.read_text(encoding="utf-8")
+    game.manifest.write_text(manifest + '\n[palette]\naccent = "#ffd54"\n', encoding="utf-8")
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "text"\ntext = "x"\nx = 5\ny = 5\nw = 40\nh = 10\n'
+                      'valign = "centre"\nfont = "italic"\n\n[[element]]\ntype = "image"\nsrc = "../../out.png"\n'
+                      'x = 5\ny = 20\nw = 20\nh = 20\n')
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    output = result.output
+    assert "valign = 'centre' is not one of top, middle, bottom (did you mean 'middle'?)" in output
+    assert 'fix: write valign = "middle", or another of those (docs/layouts.md)' in output
+    assert 'fix: write font = "regular", or another of those' in output
+    assert "fix: write # and six hex digits (two each for red, green and blue)" in output
+    assert "fix: copy the picture into the game folder (images/ is the usual place)" in output
+    errors = error_lines(result)
+    lines = output.splitlines()
+    for error in errors:  # every error is followed by its fix
+        assert lines[lines.index(error) + 1].startswith("    fix: "), error

@@ -193,7 +193,8 @@ def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[s
         reader.unknown_keys(table, path, TERM_KEYS)
         rgb = reader.string(table, path, "rgb", None)
         if rgb is not None and not _is_rgb(rgb):
-            reader.error(path + ("rgb",), f"expected a colour like \"#c62828\", found {rgb!r}")
+            reader.error(path + ("rgb",), f"expected a colour like \"#c62828\", found {rgb!r}",
+                         "write # and six hex digits (two each for red, green and blue)")
             rgb = None
         colour = reader.string(table, path, "colour", None)
         terms[term_id] = Term(
@@ -253,7 +254,8 @@ def _palette(reader: TomlReader, data: dict[str, Any]) -> dict[str, str]:
         if isinstance(value, str) and _is_rgb(value):
             palette[name] = value
         else:
-            reader.error(("palette", name), f"expected a colour like \"#202020\", found {value!r}")
+            reader.error(("palette", name), f"expected a colour like \"#202020\", found {value!r}",
+                         "write # and six hex digits (two each for red, green and blue)")
     return palette
 
 

@@ -408,7 +408,9 @@ def _prepare_image(game: Game, component: Component, card: Card, element: Resolv
         candidates = [image_path(game, src + suffix) for suffix in IMAGE_SUFFIXES] if src and not Path(
             src).suffix else [image_path(game, src)]
     except ValueError as exc:
-        raise DataError(f"card {card.id!r}: {exc}", *location) from None
+        raise DataError(f"card {card.id!r}: {exc}", *location,
+                        "copy the picture into the game folder (images/ is the usual place), so the game "
+                        "travels whole") from None
     path = next((p for p in candidates if p.is_file()), None)
     if src and path is None and candidates[0].is_dir():
         raise DataError(f"card {card.id!r}: image {src!r} is a folder, not a picture", *location,

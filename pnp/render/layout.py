@@ -107,12 +107,22 @@ def _toml_value(value: object) -> str:
     return str(value)
 
 
+#: words meant for a choice that spelling alone would not find: "centre" is close to "center", not "middle"
+MEANT = {("valign", "centre"): "middle", ("valign", "center"): "middle", ("align", "centre"): "center",
+         ("align", "middle"): "center", ("font", "italic"): "regular", ("font", "normal"): "regular"}
+
+
+def choice_hint(key: str, value: object) -> str | None:
+    """The choice a value not allowed for ``key`` most likely meant."""
+    return MEANT.get((key, str(value).lower())) or closest(str(value), CHOICES.get(key, ()))
+
+
 def choice_problem(key: str, value: object) -> str | None:
     """Why ``value`` is not allowed for ``key``, or None when it is."""
     allowed = CHOICES.get(key)
     if allowed is None or value in allowed:
         return None
-    hint = closest(str(value), allowed)
+    hint = choice_hint(key, value)
     return (f"{key} = {value!r} is not one of {', '.join(allowed)}"
             + (f" (did you mean {hint!r}?)" if hint else ""))
 #: keys that take true or false, written as such (a quoted "false" would read as true)
@@ -274,7 +284,7 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             problem = value_type_problem(key, value) if key in allowed else None
             if problem:
                 report.error(f"layout {name!r}: {kind} element: {problem}", doc.path,
-                             doc.line_of("element", index, key))
+                             doc.line_of("element", index, key), "see docs/layouts.md for what each key takes")
             elif key in ELEMENT_KEYS[kind]:
                 values[key] = as_expression(value) if key in NUMERIC_KEYS | CONDITION_KEYS else value
         for key in REQUIRED_KEYS.get(kind, ()):
@@ -284,7 +294,9 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
         for key, value in list(values.items()):
             problem = choice_problem(key, value) if isinstance(value, str) and "{" not in value else None
             if problem:
-                report.error(f"layout {name!r}: {problem}", doc.path, doc.line_of("element", index, key))
+                report.error(f"layout {name!r}: {problem}", doc.path, doc.line_of("element", index, key),
+                             f"write {key} = \"{choice_hint(key, value) or CHOICES[key][0]}\", or another of "
+                             "those (docs/layouts.md)")
                 del values[key]  # reported here, once: not again for every card that draws the element
         for key, value in values.items():
             problem = number_problem(key, value) if isinstance(value, int | float) else None
