@@ -285,13 +285,15 @@ def test_markup_the_layout_leaves_open_is_one_error_quoting_the_layout(game: New
 
 
 def test_markup_a_card_brings_is_said_at_that_card(game: NewGame) -> None:
-    """Guard: a card name holding '**' is the card's, quoted as it prints, naming that card alone."""
+    """A card name holding '**' is the card's, quoted as it prints, naming that card alone, at its row of
+    the card list, where it is fixed (it was said at the layout's line, which is right as it is)."""
     game.rename_card("Red 1", "Red **1")
     result = game.run("check")
     assert_fails_cleanly(result)
     assert len(error_lines(result)) == 1, result.output
-    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, f"card {FIRST_CARD!r}: ",
-                    "'**' opens bold text that is never closed in 'Red **1'")
+    assert_error_at(result, "deck.csv", {2}, f"card {FIRST_CARD!r}: ",
+                    "'**' opens bold text that is never closed in 'Red **1'",
+                    f"(printed by layout my-face.toml, line {ELEMENT_LINE + 6})")
 
 
 def test_text_outside_the_safe_zone_is_a_warning(game: NewGame) -> None:
