@@ -538,14 +538,15 @@ def test_manifest_typos_get_a_did_you_mean(game: Path) -> None:
 
 
 def test_a_misspelt_colour_header_is_one_grid_error_not_one_per_card(game: Path) -> None:
-    """The column is ignored (a warning with a did-you-mean), so no card has a colour: that is the one
-    grid problem, not ten missing cards plus ten 'None 1' cards outside the grid."""
+    """The column is ignored, so no card has a colour: that is the one grid problem, not ten missing
+    cards plus ten 'None 1' cards outside the grid, and its fix names the misspelt header (the "unknown
+    column" warning, which said the same, is folded in)."""
     cards = game / "cards" / "deck.csv"
     text = cards.read_text(encoding="utf-8")
     cards.write_text(text.replace(",colour,", ",colur,", 1), encoding="utf-8")
     code, output = run("check", "mini")
     assert code == 1
-    assert "unknown column 'colur' (ignored)" in output and "did you mean 'colour'?" in output
+    assert "unknown column 'colur'" not in output and "fix: rename 'colur' to 'colour'" in output
     # at the header, naming the column: the cards' rows are not where the mistake is
     assert "deck.csv:1: error: the card list has no 'colour' column, which the grid of component 'deck' places " \
            "its cards by" in output, output
@@ -702,3 +703,22 @@ def test_a_toml_file_cut_short_is_an_error_at_its_last_line(game: Path) -> None:
     assert code == 1
     last = len(manifest.read_text(encoding="utf-8").rstrip().split("\n"))
     assert f"data/mini/game.toml:{last}: error: malformed TOML: Invalid value at the end of the file" in output
+
+
+@pytest.mark.parametrize(("file", "old", "new", "found", "fix"), [
+    ("game.toml", 'size = "poker"', 'sise = "poker"',
+     "components.deck.size: missing; 'sise' on this line looks like it", "rename 'sise' to 'size'"),
+    ("cards/deck.csv", "id,count,kind,suit,colour,rank", "id,count,kind,suit,colour,rnak",
+     "the card list has no 'rank' column", "rename 'rnak' to 'rank'"),
+])
+def test_a_misspelt_key_or_header_is_one_error(game: Path, file: str, old: str, new: str, found: str,
+                                               fix: str) -> None:
+    """Each was an error (size missing, no rank column) and a warning (unknown key 'sise', unknown
+    column 'rnak'): one typo, two findings."""
+    replace(game / file, old, new)
+    code, output = run("check", "mini")
+    assert code == 1
+    findings = [line for line in output.splitlines() if ": error: " in line or ": warning: " in line]
+    assert len(findings) == 1, output
+    assert found in findings[0] and f"fix: {fix}" in output
+    assert findings[0].split(": error:")[0].endswith(f"{file}:{line_of(game / file, new.split(',')[-1])}")

@@ -395,10 +395,18 @@ def _lacks_grid_columns(table: CsvTable, grids: tuple[GridRule, ...], component_
     if not missing:
         return False
     names = " and ".join(repr(column) for column in missing)
+    # a header misspelt ("rnak") is this one mistake: its "unknown column" warning is folded in here
+    misspelt = {column: hint for column in missing
+                if (hint := closest(column, [name for name in table.header if name not in needed]))}
+    for written in misspelt.values():
+        for found in [d for d in report.warnings if d.file == table.path
+                      and d.message == f"unknown column {written!r} (ignored)"]:
+            report.diagnostics.remove(found)
+    renames = ", ".join(f"rename {written!r} to {column!r}" for column, written in misspelt.items())
     report.error(f"the card list has no {names} column, which the grid of component {component_id!r} places "
                  "its cards by", table.path, table.header_line,
-                 f"add the {' and '.join(missing)} column{'s' if len(missing) > 1 else ''} (check the header's "
-                 "spelling)")
+                 renames or f"add the {' and '.join(missing)} column{'s' if len(missing) > 1 else ''} (check the "
+                 "header's spelling)")
     return True
 
 

@@ -8,7 +8,7 @@ key each become one report entry with the file and line, and reading goes on.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.diagnostics import Report
@@ -23,11 +23,22 @@ _MISSING = object()
 class TomlReader:
     doc: TomlDoc
     report: Report
+    #: a key this table lacks -> the unknown key written instead ("sise" for "size") and its warning
+    _likely_typos: dict[tuple, tuple[str, Any]] = field(default_factory=dict)
 
     def line(self, *path: str | int) -> int | None:
         return self.doc.line_of(*path)
 
     def error(self, path: Path_, message: str, fix: str | None = None) -> None:
+        typo = self._likely_typos.get(tuple(path)) if message in MISSING_MESSAGES else None
+        if typo is not None:  # one mistake: the key is missing because it was misspelt, said once, there
+            written, warning = typo
+            if warning in self.report.diagnostics:
+                self.report.diagnostics.remove(warning)
+            where = tuple(path[:-1]) + (written,)
+            self.report.error(f"{_dotted(path)}: missing; {written!r} on this line looks like it", self.doc.path,
+                              self.line(*where), f"rename {written!r} to {path[-1]!r}")
+            return
         self.report.error(f"{_dotted(path)}: {message}", self.doc.path, self.line(*path), fix)
 
     def warning(self, path: Path_, message: str, fix: str | None = None) -> None:
@@ -144,6 +155,12 @@ class TomlReader:
                 hint = _closest(key, known_set)
                 self.warning(path + (key,), "unknown key (ignored)",
                              f"did you mean {hint!r}?" if hint else f"known keys: {', '.join(sorted(known_set))}")
+                if hint is not None and hint not in table:
+                    self._likely_typos[tuple(path) + (hint,)] = (key, self.report.diagnostics[-1])
+
+
+#: what a required key's absence is reported as
+MISSING_MESSAGES = {"missing", "missing required key"}
 
 
 def _toml_header(path: Path_) -> str:
