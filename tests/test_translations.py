@@ -80,6 +80,12 @@ def test_placeholders_ignore_spacing_and_quotes_and_include_examples() -> None:
         "{{ table('goals') }}", "{{ rules.pips }}", "example op-1"}
 
 
+def test_what_raw_holds_is_text_not_a_placeholder() -> None:
+    """`{% raw %}{{ x }}{% endraw %}` prints the braces as written: it was flagged as an extra placeholder."""
+    assert placeholders("Write {% raw %}{{ card.name }}{% endraw %} for the name; {{ players.min }}.") == {
+        "{{ players.min }}"}
+
+
 def test_glossary_terms_match_words_plurals_and_japanese() -> None:
     assert uses_term("Two Operators each", ["operator"])
     assert not uses_term("operations", ["operator"])

@@ -41,9 +41,13 @@ def prose_in_place(text: str) -> str:
     return text
 
 
+_RAW = re.compile(r"\{%-?\s*raw\s*-?%\}.*?\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+
+
 def placeholders(text: str) -> set[str]:
-    """Placeholder expressions (spacing and quote style ignored) and the ids of placed examples."""
-    found = {_normalise_expression(m.group(1)) for m in _PLACEHOLDER.finditer(text)}
+    """Placeholder expressions (spacing and quote style ignored) and the ids of placed examples. What
+    ``{% raw %}`` holds prints as written, braces and all: it is text, no placeholder."""
+    found = {_normalise_expression(m.group(1)) for m in _PLACEHOLDER.finditer(_RAW.sub(" ", text))}
     found |= {f"example {m.group(2)}" for m in _EXAMPLE_FENCE.finditer(text)}
     return found
 
