@@ -74,3 +74,12 @@ def test_the_answer_is_in_the_language_asked() -> None:
 def test_help_says_what_the_position_is() -> None:
     result = CliRunner().invoke(cli, ["solve", "--help"])
     assert "--goal CARD" in result.output
+
+
+def test_a_language_the_game_does_not_ship_is_said_not_passed_over() -> None:
+    """--lang fr answered in English without a word."""
+    result = CliRunner().invoke(cli, ["solve", "--data", DATA, "two-ops", "7H", "3S", "10D", "AS", "5C", "KD",
+                                      "QS", "--goal", "4H", "--lang", "fr"])
+    assert result.exit_code == 0, result.output
+    assert "note: --lang fr: two-ops ships in en, ja; answering in en" in result.output
+    assert "best value: -8" in result.output

@@ -27,6 +27,11 @@ def run_solve(data: Path | None, game_name: str, position: list[str], lang: str)
     if rules.solve_usage is None:
         click.echo(f"error: {game.id} has no solver", err=True)
         return 2
+    if lang not in game.languages:  # it answered in English without a word
+        shipped = "en" if "en" in game.languages else game.source_language
+        click.echo(f"note: --lang {lang}: {game.id} ships in {', '.join(game.languages)}; answering in {shipped}",
+                   err=True)
+        lang = shipped
     try:
         click.echo(rules.solve(game, position, lang))
     except ExampleError as exc:
