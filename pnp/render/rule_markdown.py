@@ -57,6 +57,8 @@ MOST_NESTED = 6
 
 
 _LEADING_NOTE = re.compile(r"<!--.*?-->")
+#: a line that begins (after list, quote or indent markers) with a note closed on it and has text after it
+_NOTE_THEN_TEXT = re.compile(r"^[ \t>*+\-\d.)]*<!--.*?-->[ \t]*\S", re.MULTILINE)
 _TRAILING_NOTES = re.compile(r"(?:\s*<!--.*?-->)+\s*$", re.DOTALL)
 _ID_ATTEMPT = re.compile(r"\{\s*[#＃]\s*(?P<id>[^}]*)\}")
 
@@ -90,6 +92,8 @@ def notes_moved_after_their_line(md: MarkdownIt, text: str) -> str:
     to the end of the line that closes it, so the sentence after the note vanished from the book. Such a
     note moves to the end of its line, where it is an inline comment, dropped as any other; line numbers
     stay. Only HTML blocks are touched, never code, and a note over several lines is left (and reported)."""
+    if not _NOTE_THEN_TEXT.search(text):
+        return text  # no line begins with a note and goes on: no second parse of the whole text
     moved = False
     lines = text.split("\n")
     for token in md.parse(text):
