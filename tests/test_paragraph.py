@@ -104,3 +104,14 @@ def test_icons_in_a_paragraph_are_drawn_once_each(fontset: FontSet) -> None:
     runs = [Text(LONG_TEXT[:1500]), coin, Text(LONG_TEXT[1500:3000]), coin, Text("終わり。")]
     build([KinsokuParagraph(runs, STYLE, fontset)], [frame])
     assert drawn == [10, 10]
+
+
+def test_a_break_leaves_no_line_alone_on_either_side(fontset: FontSet) -> None:
+    """Take Over That Job's last answer printed its second line alone on a page of its own."""
+    three = KinsokuParagraph("一二三四五六七八九十" * 3, STYLE, fontset)  # three lines of ten at 100 pt
+    assert three.split(100, 31) == []  # two would fit, leaving the third alone: the whole moves on
+    two = KinsokuParagraph("一二三四五六七八九十" * 2, STYLE, fontset)
+    assert two.split(100, 16) == []  # its first line alone at the page's foot: no
+    five = KinsokuParagraph("一二三四五六七八九十" * 5, STYLE, fontset)
+    head, tail = five.split(100, 61)  # room for four: three stay, so that two go on
+    assert [len(part.lines(100)) for part in (head, tail)] == [3, 2]

@@ -19,6 +19,7 @@ from pnp.render.linebreak import Line, PreparedText, Run, Text, slice_runs
 from pnp.render.textbox import Align, draw_line, line_x, make_measure
 
 _SLACK = 1e-6
+KEPT_LINES = 2  # lines a paragraph keeps together on each side of a page break (no widows, no orphans)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,11 @@ class KinsokuParagraph(Flowable):
             return []
         if fitting >= len(lines):
             return [self]
+        # no line left alone on either side of a break: an answer's last line alone on the next page,
+        # or a paragraph's first line alone at a page's foot, reads as a stray
+        fitting = min(fitting, len(lines) - KEPT_LINES)
+        if fitting < KEPT_LINES:
+            return []
         cut = lines[fitting].start
         head_style = replace(self.style, space_after=0.0)
         head = KinsokuParagraph(slice_runs(self.runs, None, cut), head_style, self.fontset)
