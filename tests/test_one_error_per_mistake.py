@@ -769,14 +769,9 @@ def test_a_suit_symbol_no_font_has_is_one_error_at_its_line_naming_its_cards(tmp
 def test_a_rules_toml_that_cannot_be_read_is_one_error(tmp_path: Path, game: str) -> None:
     """It was also "<rules> needs rules.toml", at the game folder, for a file that was there; without that
     error, the layouts and rule texts that read its tables must still wait for it."""
-    folder = tmp_path / "data" / game
-    shutil.copytree(DATA / game, folder)
-    rules = folder / "rules.toml"
-    rules.write_text(rules.read_text(encoding="utf-8") + "x = [\n", encoding="utf-8")
-    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), game])
-    errors = [line for line in result.output.splitlines() if ": error: " in line]
-    assert result.exit_code == 1
-    assert len(errors) == 1 and "rules.toml" in errors[0] and "malformed TOML" in errors[0], errors
+    status, errors, _ = check_with(tmp_path, game, "", "x = [\n")  # a value never closed, on line 1
+    assert status == 1
+    assert len(errors) == 1 and f"/{game}/rules.toml:" in errors[0] and "malformed TOML" in errors[0], errors
 
 
 def test_a_missing_rules_toml_is_still_said(tmp_path: Path) -> None:

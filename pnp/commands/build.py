@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +19,7 @@ from pnp.model.fields import closest
 from pnp.model.game import Game
 from pnp.rules import get_rules
 from pnp.validate import check_game
-from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Unit, plan_game
+from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Job, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
 
 if TYPE_CHECKING:
@@ -248,18 +248,17 @@ def _without_papers_too_small(game: Game, units: list[Unit], request: BuildReque
     from pnp.render.paper import parse_paper
 
     bleed_mm = request.options.print.bleed_mm
-    kept, left_out = [], {}
-    for unit in units:
+    left_out: dict[tuple[str, str], list[str]] = {}
+
+    def fits(unit: Unit, job: Job) -> bool:
         component = game.components.get(unit.component) if unit.component else None
-        if component is not None:
-            jobs = tuple(job for job in unit.jobs
-                         if not job.paper or paper_holds(job.paper, component.trim_mm, bleed_mm, job.kind == "fold"))
-            for job in unit.jobs:
-                if job not in jobs:
-                    left_out.setdefault((component.id, job.paper), []).append(job.path.name)
-            unit = replace(unit, jobs=jobs)
-        if unit.jobs:
-            kept.append(unit)
+        if component is None or not job.paper or paper_holds(job.paper, component.trim_mm, bleed_mm,
+                                                              job.kind == "fold"):
+            return True
+        left_out.setdefault((component.id, job.paper), []).append(job.path.name)
+        return False
+
+    kept = _keeping(units, fits)
     notes = []
     for (component_id, paper), names in left_out.items():
         width, height = game.components[component_id].trim_mm
@@ -267,6 +266,16 @@ def _without_papers_too_small(game: Game, units: list[Unit], request: BuildReque
                      f"mm pieces do not fit {parse_paper(paper).name} paper (build them on a bigger sheet, e.g. "
                      "--paper a3)")
     return kept, notes
+
+
+def _keeping(units: list[Unit], keep: Callable[[Unit, Job], bool]) -> list[Unit]:
+    """The units with only the jobs ``keep`` keeps; a unit left with none is dropped."""
+    kept = []
+    for unit in units:
+        jobs = tuple(job for job in unit.jobs if keep(unit, job))
+        if jobs:
+            kept.append(unit if len(jobs) == len(unit.jobs) else replace(unit, jobs=jobs))
+    return kept
 
 
 ALL_LANGUAGES: frozenset[str] = frozenset({"*"})  # an error no one translation holds: no rulebook is built
@@ -297,13 +306,8 @@ def _rulebooks_in_error(game: Game, texts: Report, languages: Iterable[str]) -> 
 
 def _without_rulebooks(units: list[Unit], languages: frozenset[str]) -> list[Unit]:
     rulebooks = set(WHAT_DOCUMENTS["rules"])
-    kept = []
-    for unit in units:
-        if unit.component is None and unit.lang in languages:
-            unit = replace(unit, jobs=tuple(job for job in unit.jobs if job.kind not in rulebooks))
-        if unit.jobs:
-            kept.append(unit)
-    return kept
+    return _keeping(units, lambda unit, job: not (unit.component is None and unit.lang in languages
+                                                  and job.kind in rulebooks))
 
 
 def _languages(game: Game, request: BuildRequest) -> tuple[str, ...]:

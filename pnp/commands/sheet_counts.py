@@ -16,7 +16,6 @@ from pnp.render.paper import PAPER_SIZES, CardSize
 from pnp.render.sheet_geometry import ImpositionError
 
 PAPERS = ("a4", "letter")
-PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 BLEED_MM = 3.0
 
 
@@ -81,8 +80,8 @@ def papers_too_small(game: Game, report: Report) -> None:
     """A note for each component a default paper cannot hold: a default build leaves those sheets out
     (it said nothing in pnp check, and failed the build), and a board bigger than both wants --paper."""
     for entry in sheet_counts(game):
-        too_small = [PAPER_NAMES[paper] for paper in PAPERS if entry.papers[paper] is None]
-        no_fold = [PAPER_NAMES[paper] for paper in PAPERS if entry.papers[paper] is not None
+        too_small = [PAPER_SIZES[paper].name for paper in PAPERS if entry.papers[paper] is None]
+        no_fold = [PAPER_SIZES[paper].name for paper in PAPERS if entry.papers[paper] is not None
                    and not paper_holds(paper, entry.size_mm, BLEED_MM, fold=True)]
         if not too_small and not no_fold:
             continue
@@ -92,5 +91,6 @@ def papers_too_small(game: Game, report: Report) -> None:
         what += [f"{' or '.join(no_fold)} fold sheets (half a page)"] if no_fold else []
         report.note(f"component {entry.component!r} ({width:g} × {height:g} mm) does not fit "
                     f"{', nor '.join(what)}: a default build leaves those sheets out",
-                    game.path / "game.toml", component.source.line if component.source else None,
+                    component.source.file if component.source else None,
+                    component.source.line if component.source else None,
                     "build them on a bigger sheet, e.g. pnp build --paper a3 (docs/printing.md, print-shop sheets)")

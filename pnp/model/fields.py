@@ -24,7 +24,7 @@ class TomlReader:
     doc: TomlDoc
     report: Report
     #: a key this table lacks -> the unknown key written instead ("sise" for "size") and its warning
-    _likely_typos: dict[tuple, tuple[str, Any]] = field(default_factory=dict)
+    _likely_typos: dict[tuple, tuple[str, Any]] = field(default_factory=dict, init=False, repr=False)
 
     def line(self, *path: str | int) -> int | None:
         return self.doc.line_of(*path)

@@ -469,7 +469,7 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
 
 
 _LOCAL_FUNCTION = re.compile(r"\b[\w.]+\.<locals>\.")  # "rule_context.<locals>.card()" is card() to a writer
-_JINJA_COMMENT = re.compile(r"\{#(?!#)[^}\n]*#\}")
+_USUAL_JINJA_COMMENT = re.compile(r"\{#(?!#)[^}\n]*#\}")
 
 
 def jinja_comments(source: str, path: Path) -> list[Diagnostic]:
@@ -478,7 +478,7 @@ def jinja_comments(source: str, path: Path) -> list[Diagnostic]:
     return [Diagnostic(Level.WARNING, f"{match.group(0)[:40]!r} prints as it is: in a rule text a comment is "
                        "{## ... ##}, since {#id} is a heading id", path, source.count("\n", 0, match.start()) + 1,
                        "write {## ... ##}, or <!-- ... --> for a note to translators")
-            for match in _JINJA_COMMENT.finditer(source)]
+            for match in _USUAL_JINJA_COMMENT.finditer(source)]
 
 
 def _text_fault(exc: Exception) -> bool:

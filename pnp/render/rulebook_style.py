@@ -28,6 +28,7 @@ from pnp.render.rule_blocks import (
 )
 from pnp.render.textbox import make_measure
 from pnp.rules.base import AidTable
+from pnp.rules.wording import CJK_LANGUAGES
 
 GREY = HexColor("#5f5f5f")
 RULE_GREY = HexColor("#b8b8b8")
@@ -82,8 +83,6 @@ class RulebookStyles:
         return self.headings.get(level, replace(self.headings[3], font_size=self.body.font_size + 0.5,
                                                 leading=self.body.leading))
 
-
-CJK_LANGUAGES = frozenset({"ja", "zh", "ko"})
 
 
 def ink_of(game: Game) -> str:

@@ -49,7 +49,6 @@ MARK_WIDTH_PT = 0.25
 TICK_HALO_WIDTH_PT = 1.25  # white underlay so fallback ticks show on dark bleed art
 FOLD_WIDTH_PT = 0.4
 FOLD_DASH_MM = (2.0, 1.5)
-EPS_MM = 1e-6
 LABEL_MAX_FONT_PT = 7.0
 LABEL_MIN_FONT_PT = 4.0
 LEADING = 1.2
@@ -241,8 +240,7 @@ def _draw_front_page(
             backs.append((index, slot.trim))
     draw_cut_cues(canvas, plan.crop_marks, plan.bleed_ticks, options.mark_colour)
     if plan.fold_line is not None:
-        trims = [slot.trim for slot in (*plan.slots, *plan.fold_backs)]
-        draw_fold_marks(canvas, fold_marks(plan.fold_line, trims), options.mark_colour)
+        draw_fold_line(canvas, plan.fold_line, options.mark_colour)
     parts = [_sheet_text(options.labels.sheet, sheet, sheet_count)]
     if options.mode == "duplex":
         edge = options.labels.duplex_long if options.duplex_edge == "long" else options.labels.duplex_short
@@ -344,49 +342,22 @@ def draw_cut_cues(
     canvas.restoreState()
 
 
-def fold_marks(fold_line: Segment, trims: Sequence[Rect]) -> list[Segment]:
-    """The fold line, less what crosses a card's trim, from the paper's 4 mm limit inwards.
+def draw_fold_line(canvas: Canvas, fold_line: Segment, colour: Color) -> None:
+    """Dashed, over the art on a white halo, so it shows where the bleed is dark or reaches the paper's edge.
 
-    Drawn under the art, the line was hidden wherever the bleed covered it (Rudy's coins on A4, every
-    game on 12 × 18 in) on a sheet whose label says to fold at the dashed marks. On top of the art it
-    runs between the fronts' bleed and the backs', which is cut away (the imposition keeps every trim at
-    least 1 mm off the fold); a trim that reached the line would keep its stretch of it free of dashes."""
-    vertical = fold_line.x0 == fold_line.x1
-    at, start, end = (fold_line.x0, fold_line.y0, fold_line.y1) if vertical else (fold_line.y0, fold_line.x0,
-                                                                                  fold_line.x1)
-    covered = sorted((trim.bottom, trim.top) if vertical else (trim.left, trim.right) for trim in trims
-                     if (trim.left - EPS_MM <= at <= trim.right + EPS_MM if vertical
-                         else trim.bottom - EPS_MM <= at <= trim.top + EPS_MM))  # touching counts: no bleed
-    pieces, cursor = [], start
-    for low, high in covered:
-        if low > cursor:
-            pieces.append((cursor, min(low, end)))
-        cursor = max(cursor, high)
-    if cursor < end:
-        pieces.append((cursor, end))
-    marks = [Segment(at, a, at, b) if vertical else Segment(a, at, b, at) for a, b in pieces if b - a > 0.5]
-    return [_outer_end_first(mark, fold_line) for mark in marks]
-
-
-def _outer_end_first(mark: Segment, fold_line: Segment) -> Segment:
-    """A piece that ends at the line's far end is drawn from there, so its dashes start at the paper's edge."""
-    if (mark.x1, mark.y1) == (fold_line.x1, fold_line.y1) and (mark.x0, mark.y0) != (fold_line.x0, fold_line.y0):
-        return Segment(mark.x1, mark.y1, mark.x0, mark.y0)
-    return mark
-
-
-def draw_fold_marks(canvas: Canvas, marks: Sequence[Segment], colour: Color) -> None:
-    """Dashed, from the paper's edge side, over a white halo, so they show on dark bleed as ticks do."""
+    Drawn under the art, it was hidden wherever the bleed covered it (Rudy's coins on A4, every game on
+    12 × 18 in) on a sheet whose label says to fold at the dashed marks. It crosses no card: the
+    imposition keeps every trim at least 1 mm off the fold, so the line runs in the bleed, cut away.
+    """
     canvas.saveState()
     canvas.setLineCap(0)
     canvas.setStrokeColor(white)
     canvas.setLineWidth(TICK_HALO_WIDTH_PT)
-    canvas.lines([_seg_pt(mark) for mark in marks])
+    canvas.line(*_seg_pt(fold_line))
     canvas.setStrokeColor(colour)
     canvas.setLineWidth(FOLD_WIDTH_PT)
     canvas.setDash([d * PT_PER_MM for d in FOLD_DASH_MM])
-    for mark in marks:  # one path each, so every mark's dashes start at its outer end
-        canvas.line(*_seg_pt(mark))
+    canvas.line(*_seg_pt(fold_line))
     canvas.restoreState()
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pnp.diagnostics import CardErrors
+from pnp.load.game_folder import RULES_DATA
 from pnp.model.game import where
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def report_blank_column(cards: Iterable[Card], attribute: str, card_kind: str, c
 def report_missing_rules_data(game: Game, report: Report, rules: str, holding: str) -> None:
     """"<rules> needs rules.toml (<what it holds>)", unless the file is there and its error is reported
     already: a malformed rules.toml was also said to be missing, at the game folder."""
-    if not (game.path / "rules.toml").exists():
+    if not (game.path / RULES_DATA).exists():
         report.error(f"{rules} needs rules.toml ({holding})", game.path, None, "add rules.toml to the game folder")
 
 
@@ -117,7 +118,7 @@ class GameRules:
 
         problems = Report()
         self.rules_data(game, problems)
-        unreadable = game.rules_data is None and (game.path / "rules.toml").exists()  # reported where it is read
+        unreadable = game.rules_data is None and (game.path / RULES_DATA).exists()  # reported where it is read
         return bool(problems.errors) or unreadable
 
     def check(self, game: Game, report: Report) -> None:

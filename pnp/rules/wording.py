@@ -10,6 +10,10 @@ if TYPE_CHECKING:
     from pnp.load.toml_lines import TomlDoc
 
 
+#: languages set without spaces between words: their marks and line heights differ from Latin text's
+CJK_LANGUAGES = frozenset({"ja", "zh", "ko"})
+
+
 def localised(value: Any, lang: str) -> Any:
     """``value`` in ``lang``, falling back to English, then to any language.
 

@@ -102,6 +102,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     # a card list whose header is in error (a column missing): every card of it would fail alike
     leave_out |= {card.id for component in game.components.values() if _header_in_error(component, rows_in_error)
                   for card in component.cards}
+    manifest_lines: list[str] | None = None
     for lang in game.languages:
         lang_report = Report()
         bound = bind_game(game, rules, lang, lang_report, library=library, leave_out=leave_out)
@@ -114,7 +115,9 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
                     missing = covered.missing(set(text) - {"\n"})
                     if not missing:
                         continue
-                    line = _manifest_line(game, missing)
+                    if manifest_lines is None:  # read once, only when some character is missing
+                        manifest_lines = _manifest_lines(game)
+                    line = _manifest_line(manifest_lines, missing)
                     if line is None:
                         glyphs.add(no_glyph(missing, text), *where(card.card.source), NO_GLYPH_FIX, card.card.id)
                     else:
@@ -131,15 +134,18 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
                 report.diagnostics.append(diagnostic)
 
 
-def _manifest_line(game: Game, missing: set[str]) -> int | None:
+def _manifest_lines(game: Game) -> list[str]:
+    if game.manifest is None:
+        return []
+    try:
+        return game.manifest.path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _manifest_line(lines: list[str], missing: set[str]) -> int | None:
     """game.toml's line holding a character no font has (a suit symbol, a colour's name), or None: then it
     is in the card's own data. Reported at every card's row, one symbol was 13 errors."""
-    if game.manifest is None:
-        return None
-    try:
-        lines = game.manifest.path.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError):
-        return None
     for number, line in enumerate(lines, start=1):
         if any(char in line for char in missing) and not line.lstrip().startswith("#"):
             return number

@@ -71,8 +71,9 @@ def sources_path(game: Game, lang: str) -> Path:
     return rules_folder(game) / f"{lang}{SOURCES_SUFFIX}"
 
 
-def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, str]:
-    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`."""
+def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, str] | None:
+    """Section id -> the source text it was translated from, as recorded by `pnp i18n --accept`; None when
+    the records file is there but cannot be read (reported), so no section counts as never recorded."""
     path = sources_path(game, lang)
     if not path.is_file():
         return {}
@@ -80,7 +81,7 @@ def load_translated_sources(game: Game, lang: str, report: Report) -> dict[str, 
         doc = load_toml(path)
     except DataError as exc:
         report.diagnostics.append(exc.diagnostic)
-        return {}
+        return None
     recorded = doc.data.get("source_language", game.source_language)
     if recorded != game.source_language:
         report.error(f"{path.name} records translations from {recorded!r}, but the game's source language is "
@@ -152,7 +153,7 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     present = {s.id for s in target_sections}
     wanted = [s for s in by_id if s in present] if section_ids is None else list(section_ids)
     path = sources_path(game, lang)
-    if section_ids is not None and path.exists() and not records_readable(path, report):
+    if section_ids is not None and path.exists() and not _readable(path, report):
         # rewriting it would keep only the sections named now: every other record, lost
         report.error(f"nothing recorded: {path.name} cannot be read as it is", path, None,
                      "fix it by hand, or record every section afresh: "
@@ -161,7 +162,8 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     # records of sections the source no longer has are dropped: the file is rewritten whole. With
     # --accept-all every section is recorded afresh, so what was wrong in the old file no longer is
     old_problems = report if section_ids is not None else Report()
-    recorded = {key: text for key, text in load_translated_sources(game, lang, old_problems).items() if key in by_id}
+    recorded = {key: text for key, text in (load_translated_sources(game, lang, old_problems) or {}).items()
+                if key in by_id}
     accepted = []
     for section_id in wanted:
         if section_id not in by_id:
@@ -185,7 +187,7 @@ def accept_sections(game: Game, lang: str, section_ids: Sequence[str] | None, re
     return accepted
 
 
-def records_readable(path: Path, report: Report) -> bool:
+def _readable(path: Path, report: Report) -> bool:
     """Whether the records file parses as TOML (a problem inside it is reported by the loading)."""
     try:
         load_toml(path)

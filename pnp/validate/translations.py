@@ -27,7 +27,6 @@ Card texts have no sections; for them we count translated and missing texts.
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,9 +53,7 @@ from pnp.validate.translation_records import (
     Section,
     load_translated_sources,
     orphan_records,
-    records_readable,
     sections_of,
-    sources_path,
 )
 from pnp.validate.word_diff import word_changes
 
@@ -113,14 +110,6 @@ class LanguageStatus:
         return sum(1 for s in self.sections if s.state == state)
 
 
-def _first_line(section: Section, pattern: str) -> int:
-    """The line inside a section where something first appears, else the heading's."""
-    for offset, line in enumerate(section.text.split("\n")):
-        if pattern in unicodedata.normalize("NFKC", line):
-            return section.line + offset
-    return section.line
-
-
 def _line_holding(section: Section, holds: Callable[[str], bool]) -> int:
     """The line inside a section that holds a placeholder or number, as the comparison reads them: a
     search for text found "0" in the "10点" of an earlier line, and "{{" in the paragraph's first."""
@@ -144,8 +133,7 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
     for item in sorted(have - want):
         findings.append(Finding("placeholder", source.id, f"section {source.id!r} has {item}, which the source "
                                 f"section does not", Level.ERROR, target_path,
-                                _first_line(target, item.split()[-1]) if item.startswith("example")
-                                else _line_holding(target, lambda line, item=item: item in placeholders(line)),
+                                _line_holding(target, lambda line, item=item: item in placeholders(line)),
                                 "remove it, or add it to the source section too"))
     # A translation may repeat a number ("second place" is "2位"), but may not drop one or state a new one.
     want_numbers, have_numbers = numbers(source.text), numbers(target.text)
@@ -241,9 +229,8 @@ def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: G
         return status
     target = sections_of(game, lang, Report()) if status.exists else []
     recorded = load_translated_sources(game, lang, report)
-    records = sources_path(game, lang)
-    status.records_unreadable = records.exists() and not records_readable(records, Report())
-    status.sections = section_statuses(source, target or [], recorded, game.source_language)
+    status.records_unreadable = recorded is None
+    status.sections = section_statuses(source, target or [], recorded or {}, game.source_language)
     for entry in status.sections:
         if entry.source is not None and entry.target is not None:
             status.findings += compare_section(entry.source, entry.target, path, glossary, game.source_language,

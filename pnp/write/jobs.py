@@ -17,7 +17,7 @@ from pathlib import Path
 from pnp.diagnostics import Report
 from pnp.load.digests import digest_all
 from pnp.load.game_folder import editor_litter, is_output_folder
-from pnp.load.rule_files import SOURCES_SUFFIX
+from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.game import Game
 from pnp.render.card_pdf import PrintOptions
 from pnp.render.faces import TextIssue
@@ -157,7 +157,7 @@ def document_inputs(game: Game, every_file: Sequence[Path], group: str, lang: st
     """The game's files a rulebook or an aid of ``lang`` reads: not the other languages' rule texts and
     translation records (an edit of rules/ja.md rebuilt the English rulebooks), and for an aid, whose
     tables come from the rules model, no rule text at all."""
-    rules = game.path / "rules"
+    rules = rules_folder(game)
     if group == "aid":
         return [path for path in every_file if path.parent != rules]
     others = {rules / f"{other}{suffix}" for other in game.languages if other != lang

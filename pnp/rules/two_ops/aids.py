@@ -13,6 +13,7 @@ from pnp.rules.base import AidTable
 from pnp.rules.two_ops.deck import deck_cards
 from pnp.rules.two_ops.tables import TwoOpsTables
 from pnp.rules.two_ops.vocabulary import PARITIES, RELATIONS
+from pnp.rules.wording import CJK_LANGUAGES
 from pnp.rules.wording import localised as _word
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def operator_aid(tables: TwoOpsTables, lang: str) -> AidTable:
                 row.append("?")
                 continue
             any_marked |= rule.marked
-            gap = "" if lang.split("-")[0] in ("ja", "zh", "ko") else " "  # Japanese sets a mark against its word
+            gap = "" if lang.split("-")[0] in CJK_LANGUAGES else " "  # Japanese sets a mark against its word
             row.append(_word(rule.wording, lang) + (f"{gap}{tables.footnote_mark}" if rule.marked else ""))
         rows.append(row)
     notes = []
