@@ -320,16 +320,17 @@ def test_a_folder_or_a_non_picture_named_as_art_says_so(tmp_path: Path) -> None:
     assert "object at 0x" not in result.output
 
 
-def test_a_deck_of_plain_fields_builds_without_importing_jinja2(tmp_path: Path) -> None:
-    """Jinja2 is imported by the first template that needs it, not on every build: its import is a
-    tenth of a 90-card image build (docs/benchmarks.md). The time limit's clock imported it for its
-    exception class, so every build paid for it; this build, in a fresh interpreter, must not."""
+def _build_in_a_fresh_interpreter(tmp_path: Path, pictures: dict[str, str]) -> dict[str, bool]:
+    """Build a deck of plain fields whose art is ``pictures`` (file name: PIL mode) in a new Python, and
+    say which of the modules that a build should import only when needed were imported."""
     import subprocess
     import sys
 
-    game = make_game(tmp_path, [f"c{i},1,art/c{i}.png" for i in range(3)], 3)
-    for i in range(3):
-        art(game / "art" / f"c{i}.png", (200, 30 * i, 0), size=(82, 112))
+    game = make_game(tmp_path, [f"c{i},1,art/{name}" for i, name in enumerate(pictures)], len(pictures))
+    for i, (name, mode) in enumerate(pictures.items()):
+        art(game / "art" / name, (200, 30 * i, 0), size=(82, 112))
+        if mode != "RGB":
+            Image.open(game / "art" / name).convert(mode).save(game / "art" / name)
     manifest = game / "game.toml"  # a back of plain fields, as the benchmark's (the default back has conditions)
     manifest.write_text(manifest.read_text(encoding="utf-8").replace('fields = ["image"]',
                                                                       'fields = ["image"]\nback = "plain-back"'))
@@ -337,14 +338,42 @@ def test_a_deck_of_plain_fields_builds_without_importing_jinja2(tmp_path: Path) 
     (game / "layouts" / "plain-back.toml").write_text(
         '[[element]]\ntype = "rect"\nfill = "#334d66"\nbleed = true\n'
         '[[element]]\ntype = "text"\ntext = "{{ game.title }}"\nsize = 16\ncolour = "#ffffff"\n', encoding="utf-8")
+    watched = ["jinja2", "PIL._imaging"]  # PIL._imaging: Pillow's C core, which running PIL.Image imports
     script = ("import sys; from pnp.cli import cli\n"
               "try:\n    cli(sys.argv[1:])\nexcept SystemExit as exit:\n    assert not exit.code, exit.code\n"
-              "print('jinja2' in sys.modules)")
+              f"print([name in sys.modules for name in {watched!r}])")
     result = subprocess.run([sys.executable, "-c", script, "build", "--data", str(tmp_path / "data"), "art-deck",
                              "--lang", "en", "--paper", "a4", "--what", "cards", "--out", str(tmp_path / "out"),
                              "--jobs", "1"], capture_output=True, text=True, check=True)
     assert (tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf").is_file()
-    assert result.stdout.strip().splitlines()[-1] == "False", result.stdout + result.stderr
+    imported = eval(result.stdout.strip().splitlines()[-1])  # a list of booleans the script printed
+    return dict(zip(watched, imported, strict=True))
+
+
+def test_a_deck_of_plain_fields_builds_without_importing_jinja2(tmp_path: Path) -> None:
+    """Jinja2 is imported by the first template that needs it, not on every build: its import is a
+    tenth of a 90-card image build (docs/benchmarks.md). The time limit's clock imported it for its
+    exception class, so every build paid for it; this build, in a fresh interpreter, must not."""
+    imported = _build_in_a_fresh_interpreter(tmp_path, {f"c{i}.png": "RGB" for i in range(3)})
+    assert imported["jinja2"] is False
+
+
+def test_art_that_passes_through_never_loads_pillow(tmp_path: Path) -> None:
+    """reportlab imports PIL.Image with itself, 8 ms of every start; pnp defers it to the first picture
+    it decodes. PNG and JPEG art goes into the PDF undecoded, so such a build never runs it."""
+    imported = _build_in_a_fresh_interpreter(tmp_path, {"c0.png": "RGB", "c1.png": "L", "c2.jpg": "RGB"})
+    assert imported["PIL._imaging"] is False
+
+
+def test_art_that_must_be_decoded_loads_pillow_when_it_is_needed(tmp_path: Path) -> None:
+    """An RGBA picture is decoded to split off its alpha: the deferred module must load and work there,
+    in a process that did not import Pillow beforehand (the test suite's own imports load it early)."""
+    pictures = {f"c{i}.png": "RGBA" for i in range(6)}
+    imported = _build_in_a_fresh_interpreter(tmp_path, pictures)
+    assert imported["PIL._imaging"] is True
+    reader = PdfReader(tmp_path / "out" / "art-deck" / "en" / "a4" / "cards-deck.pdf")
+    masked = [image for image in image_objects(reader).values() if "/SMask" in image]
+    assert len(masked) == len(pictures)
 
 
 def _png_claiming(width: int, height: int) -> bytes:

@@ -3,9 +3,14 @@
 reportlab wraps every compressed stream in ASCII85 by default, a leftover of
 7-bit transports that makes files 25 % larger and costs a third of our build
 time; binary streams are what print shops expect, so we switch it off once
-for every renderer.
+for every renderer. Pillow, which reportlab imports with itself, is left to load
+when pnp first decodes a picture (:mod:`pnp.render.pillow`).
 """
 
-from reportlab import rl_config
+from pnp.render.pillow import defer_pillow_image
+
+defer_pillow_image()
+
+from reportlab import rl_config  # noqa: E402 - after Pillow is deferred, since reportlab imports it
 
 rl_config.useA85 = 0

@@ -22,6 +22,7 @@ from typing import Literal
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of_bytes
 from pnp.render.pdf_images import ICC_REFERENCE
+from pnp.render.pillow import pillow_image
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PASS_THROUGH_DEPTHS = {0: (1, 2, 4, 8), 2: (8,), 3: (1, 2, 4, 8)}  # PNG colour type -> bit depths a PDF takes
@@ -92,7 +93,7 @@ def analyse(path: Path, data: bytes, stat: os.stat_result) -> SourceImage:
         jpeg = _analyse_jpeg(path, data, digest, signature)
         if jpeg is not None:
             return jpeg
-    from PIL import Image  # only for formats a PDF cannot carry as they are
+    Image = pillow_image()  # only for formats a PDF cannot carry as they are
 
     try:
         with Image.open(io.BytesIO(data)) as image:
