@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from pnp.records import record
 
 
 class Level(enum.IntEnum):
@@ -22,7 +24,7 @@ class Level(enum.IntEnum):
     ERROR = 2  # the data is wrong; nothing is built from it
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagnostic:
     level: Level
     message: str
@@ -90,7 +92,7 @@ def _resolved(path: Path) -> Path:
         return path.absolute()
 
 
-@dataclass
+@record
 class Report:
     """Everything found while loading and checking one game."""
 
@@ -152,7 +154,7 @@ class Report:
         return bool(self.errors) or (strict and bool(self.warnings))
 
 
-@dataclass
+@record
 class CardErrors:
     """Errors about cards, one per distinct problem however many cards share it.
 

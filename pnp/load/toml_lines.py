@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import DataError
 from pnp.load.text_files import read_text
+from pnp.records import record
 
 KeyPath = tuple[str | int, ...]
 
@@ -39,7 +40,7 @@ def _split_dotted(dotted: str) -> list[str]:
     return parts
 
 
-@dataclass
+@record
 class TomlDoc:
     """Parsed TOML plus a key-path → line index."""
 

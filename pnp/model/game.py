@@ -7,15 +7,16 @@ that fails deep in a rules module can still say "cards/deck.csv:14".
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from pnp.load.toml_lines import TomlDoc
 from pnp.model.sizes import CARD_PRESETS
+from pnp.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     file: Path
     line: int | None = None
@@ -34,7 +35,7 @@ def where(source: Source | None) -> tuple[Path | None, int | None]:
     return (source.file, source.line) if source is not None else (None, None)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Term:
     """A named thing in the game's vocabulary: a colour, suit or card kind."""
 
@@ -51,7 +52,7 @@ class Term:
         return self.names.get(lang) or next(iter(self.names.values()), self.id)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Card:
     """One distinct card (a CSV row); ``count`` copies are printed."""
 
@@ -71,7 +72,7 @@ class Card:
         return self.texts.get(name, {}).get(lang, "")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GridRule:
     """A declared suit × rank grid: each combination exactly ``copies`` times."""
 
@@ -88,7 +89,7 @@ class GridRule:
         return ("suit", self.suits) if self.suits else ("colour", self.colours)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Component:
     """A set of pieces sharing size, shape and back (a deck, the coins...)."""
 
@@ -125,7 +126,7 @@ class Component:
         return sum(card.count for card in self.cards)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Deal:
     """Cards of one pool at one player count: how many are used and dealt."""
 
@@ -138,7 +139,7 @@ class Deal:
     pool_line: int | None = field(default=None, compare=False)  # where game.toml names the pool
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SetupRow:
     """Setup for one player count. ``hand`` etc. read the main deal."""
 
@@ -171,7 +172,7 @@ class SetupRow:
         return {"main": self.main, **self.also}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Example:
     """A worked example: inputs and the stated result, recomputed on check."""
 
@@ -187,7 +188,7 @@ class Example:
     corrected_line: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SeedNote:
     """A known gap or erratum in the source material, reported as a note."""
 
@@ -196,7 +197,7 @@ class SeedNote:
     source: Source | None = None
 
 
-@dataclass
+@record
 class Game:
     id: str
     path: Path

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, Term
+from pnp.records import record
 from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
 from pnp.render.layout import CONDITION_KEYS, NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
 from pnp.render.sandbox import bounded_render, make_environment, template_fault
@@ -45,7 +45,7 @@ class BindError(Exception):
         self.static = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resolved:
     """An element with every value evaluated for one card."""
 
@@ -114,7 +114,7 @@ def card_context(game: Game, component: Component, card: Card | None, lang: str,
     return context
 
 
-@dataclass
+@record
 class _ElementPlan:
     """Which of an element's values differ from card to card; the rest are evaluated once."""
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.records import record
 from pnp.render.imposition import duplex_flip_axis
 from pnp.render.paper import PT_PER_MM, Paper
 from pnp.render.sheet_geometry import (
@@ -40,7 +41,7 @@ FRONT_LINE_PT = 0.6  # thick enough to see through paper
 BACK_LINE_PT = 0.3
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CalibrationTexts:
     """Every sentence on the sheet, replaceable by a translation. {edge} is the duplex edge's name."""
 
@@ -67,7 +68,7 @@ class CalibrationTexts:
     y_scale: str = "Y"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CalibrationTarget:
     """A target's name and centre on the front and on the back page (mm, origin bottom-left)."""
 

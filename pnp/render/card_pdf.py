@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pnp.model.game import Game
+from pnp.records import record
 from pnp.render.deck import BoundComponent, DeckRenderer, decode_art_ahead, expand_copies, make_painter
 from pnp.render.faces import TextIssue, ink_saver_changes
 from pnp.render.fonts import FontSet
@@ -18,7 +18,7 @@ from pnp.render.sheets import SheetLabels, SheetOptions, SheetsResult, write_car
 Variant = Literal["duplex", "fold", "lowink", "singles"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PrintOptions:
     """How the user prints: part of every card sheet's inputs."""
 
@@ -30,7 +30,7 @@ class PrintOptions:
     max_dpi: int | None = None  # art that would print finer than this is resampled down to it
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CardPdfResult:
     path: Path
     sheets: int

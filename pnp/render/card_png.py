@@ -9,7 +9,6 @@ prints.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -18,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.model.game import Game
+from pnp.records import record
 from pnp.render.deck import BoundComponent, DeckRenderer, make_painter
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import FontSet
@@ -28,7 +28,7 @@ CONTACT_COLUMNS = 8
 CONTACT_CARD_WIDTH_PX = 240
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PngResult:
     written: tuple[Path, ...]
     issues: tuple[TextIssue, ...]

@@ -13,13 +13,14 @@ import math
 import os
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
+from pnp.records import record
 from pnp.render.bind import Binder, BindError, Resolved, TextsInError, card_context, forget_resolved_folders, image_path
 from pnp.render.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.fonts import FontSet
@@ -43,14 +44,14 @@ LARGEST_IMAGE_PIXELS = 178_956_970
 FINE_DPI = 600  # the resolution suggested for a picture that has far too many pixels
 
 
-@dataclass
+@record
 class BoundCard:
     card: Card
     face: list[Resolved]
     back: list[Resolved]
 
 
-@dataclass
+@record
 class BoundComponent:
     component: Component
     face_layout: str
@@ -290,7 +291,7 @@ def _ratio(size: tuple[int, int]) -> float:
     return size[0] / size[1]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LayoutProblem:
     """A problem at a line of a layout, the same for every card it hits: reported once, naming them."""
 
@@ -550,7 +551,7 @@ def _printed_box_mm(values: dict, component: Component, sheet_bleed_mm: float = 
 _renderer_numbers = itertools.count()
 
 
-@dataclass
+@record
 class DeckRenderer:
     """Draw callbacks for the imposition, for one bound component.
 

@@ -8,7 +8,7 @@ trim's top-left corner. This module is the only place that converts.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
+from pnp.records import record
 from pnp.render import icons as icon_lib
 from pnp.render.bind import Resolved
 from pnp.render.fonts import FontSet
@@ -46,7 +47,7 @@ def ink_saver_changes(element: Resolved) -> bool:
     return element.type == "pattern"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TextIssue:
     """Text that had to shrink, or still overflows: reported at the end of a build."""
 
@@ -93,7 +94,7 @@ class IconShelf(Mapping[str, InlineIcon]):
         return name in self._names
 
 
-@dataclass
+@record
 class FacePainter:
     fontset: FontSet
     icons: IconShelf

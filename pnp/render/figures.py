@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -25,6 +25,7 @@ from reportlab.platypus.flowables import Flowable
 from pnp.diagnostics import Report
 from pnp.model.game import Example, Game
 from pnp.model.sizes import CARD_PRESETS
+from pnp.records import record
 from pnp.render.deck import BoundCard, bind_game, make_painter
 from pnp.render.fonts import FontSet
 from pnp.render.rule_template import card_label, format_value, player_names, rank_label
@@ -62,7 +63,7 @@ class CardArt(Protocol):
     def texts(self) -> Iterable[str]: ...
 
 
-@dataclass
+@record
 class FaceArt:
     """The card sheets' own faces: same layout, same painter, just scaled down."""
 
@@ -105,7 +106,7 @@ class FaceArt:
         _outline(canvas, x, y, width, height, radius)
 
 
-@dataclass
+@record
 class ChipArt:
     """A compact stand-in: rank and suit symbol in the card's colour on a white card."""
 
@@ -189,14 +190,14 @@ def make_card_art(game: Game, rules: GameRules, lang: str, report: Report) -> Ca
 # Figure specifications
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CardSlot:
     card: str
     highlight: bool = False  # drawn with a coloured frame: the goal card, a card set aside
     dim: bool = False  # drawn faded: a card lying face down at the end of a trick
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Label:
     """A caption. ``player``: the example's player id this caption ends with ("\u2192 Bob"); the
     figure prints it as the book's language names that player (:meth:`shown`)."""
@@ -216,7 +217,7 @@ Item = CardSlot | Label
 Group = tuple[Item, ...]  # never split across lines
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FigureSpec:
     """Rows of groups; the groups of a row flow onto further lines when the page is narrow."""
 
@@ -359,14 +360,14 @@ def _caption_only(group: Group) -> bool:
     return all(isinstance(item, Label) for item in group)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Placed:
     item: Item
     x: float
     width: float
 
 
-@dataclass
+@record
 class _Line:
     items: list[_Placed] = field(default_factory=list)
     width: float = 0.0

@@ -18,7 +18,7 @@ import hashlib
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +29,7 @@ from reportlab.pdfbase.ttfonts import TTFont as RlFont
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of
 from pnp.load.user_cache import replace_file, user_cache_dir, write_bytes_cache
+from pnp.records import record
 from pnp.render.sfnt import SfntError, table_directory, typographic_metrics
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class UnpreparedTextError(ValueError):
     """
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FontSet:
     """The reportlab font names to draw with, one per role.
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, NamedTuple
 
+from pnp.records import record
 from pnp.render.bind import Resolved
 from pnp.render.pdf_forms import end_form
 
@@ -89,7 +90,7 @@ class Piece(NamedTuple):
 MIN_PLACEMENTS_PER_SLOT = 5
 
 
-@dataclass
+@record
 class SharingPlan:
     """Which runs of a side's elements repeat across a deck and are worth a form.
 
@@ -161,7 +162,7 @@ class SharingPlan:
 TextProblem = tuple[str, float, float]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CardPlan:
     """How one card's side is drawn: its pieces, and its texts' problems by element index."""
 
@@ -249,7 +250,7 @@ class SidePlan:
 # ----------------------------------------------------------------------------- forms in a document
 
 
-@dataclass
+@record
 class FormShelf:
     """The forms of one PDF document, by what they draw."""
 

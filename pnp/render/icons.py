@@ -22,7 +22,7 @@ import copy
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import Color
 
 from pnp.diagnostics import DataError
+from pnp.records import record
 from pnp.render.bind import HEX_COLOUR
 from pnp.render.vector_art import parse_svg
 from pnp.resources import templates_root
@@ -46,7 +47,7 @@ Folder = Traversable | Path
 InlineDraw = Callable[[Any, float, float, float], None]
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Icon:
     """One parsed icon, shared by every caller in the process.
 

@@ -15,12 +15,12 @@ import os
 import struct
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of_bytes
+from pnp.records import record
 from pnp.render.pdf_images import ICC_REFERENCE
 from pnp.render.pillow import pillow_image
 
@@ -45,7 +45,7 @@ class ImageFormatError(DataError, ValueError):
         super().__init__(message, file, None, "save the picture again as PNG or JPEG")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProfileFacts:
     """An embedded ICC profile that fits the image, and where its bytes are in the file."""
 
@@ -56,7 +56,7 @@ class ProfileFacts:
     version: int = 2  # the ICC major version: 4 needs PDF 1.5 (PDF 1.4 names ICC.1:1998, version 2)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SourceImage:
     """What a file holds and how it goes into a PDF; ``decode_reason`` is None for pass-through."""
 

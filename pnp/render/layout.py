@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from pnp.diagnostics import DataError, Report
 from pnp.load.game_folder import editor_litter
 from pnp.load.toml_lines import TomlDoc, load_toml, parse_toml
 from pnp.model.fields import closest
+from pnp.records import record
 from pnp.resources import templates_root
 
 ELEMENT_KEYS: dict[str, set[str]] = {
@@ -135,7 +136,7 @@ LAYOUT_KEYS = {"name", "description", "element", "safe_zone"}
 SAFE_ZONE_MM = 3.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Element:
     type: str
     values: dict[str, Any]
@@ -148,7 +149,7 @@ class Element:
         return self.key_lines.get(key, self.line) if key else self.line
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Layout:
     name: str
     path: str  # for messages: where the layout file is
@@ -157,7 +158,7 @@ class Layout:
     safe_zone: float = SAFE_ZONE_MM
 
 
-@dataclass
+@record
 class LayoutLibrary:
     """Layouts by name: a game's own first, then the built-in set.
 

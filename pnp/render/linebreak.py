@@ -30,8 +30,10 @@ import bisect
 import enum
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from pnp.records import record
 
 NO_START = frozenset(
     "、。，．・：；？！ー」』）］｝〕〉》】〙〗〟ゝゞヽヾ々〻‼⁇⁈⁉"
@@ -64,7 +66,7 @@ _TOKEN = re.compile(f"(\n)|([{_SPACE_CLASS}]+)|([^\n{_SPACE_CLASS}]+)")
 _OBJECT_REPLACEMENT = "\ufffc"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Text:
     """Text set in one style; ``style`` is a font role such as "regular" or "bold"."""
 
@@ -72,7 +74,7 @@ class Text:
     style: str = "regular"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Icon:
     """An inline picture as wide as ``aspect`` times the font size."""
 
@@ -88,7 +90,7 @@ Position = tuple[int, int]
 Measure = Callable[[Run], float]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Piece:
     """A run placed on a line, with its measured width so drawing need not re-measure."""
 
@@ -96,7 +98,7 @@ class Piece:
     width: float
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Line:
     pieces: tuple[Piece, ...]
     width: float  # trailing spaces excluded
@@ -123,7 +125,7 @@ class _Kind(enum.IntEnum):
 _KINDS = (None, _Kind.NEWLINE, _Kind.SPACE, _Kind.WORD)  # by _TOKEN group number; words hold CJK too
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Atom:
     """The smallest unit the breaker moves: a word, one CJK character, spaces, or an icon."""
 
@@ -135,7 +137,7 @@ class _Atom:
     source: Position
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Segment:
     """Atoms no break may fall inside, and the spaces that precede them."""
 
@@ -145,7 +147,7 @@ class _Segment:
     body_width: float
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Paragraph:
     segments: list[_Segment]
     end: Position  # of the newline closing it, or just past the text

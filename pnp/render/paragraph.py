@@ -9,11 +9,12 @@ sentence breaks the same way on a card and in the rulebook.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from reportlab.lib.colors import Color, black
 from reportlab.platypus.flowables import Flowable
 
+from pnp.records import record
 from pnp.render.fonts import FontSet
 from pnp.render.linebreak import Line, PreparedText, Run, Text, slice_runs
 from pnp.render.textbox import Align, draw_line, line_x, make_measure
@@ -22,7 +23,7 @@ _SLACK = 1e-6
 KEPT_LINES = 2  # lines a paragraph keeps together on each side of a page break (no widows, no orphans)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BodyStyle:
     """How a paragraph is set; sizes in points. ``leading`` is the baseline-to-baseline distance."""
 

@@ -7,16 +7,17 @@ can name a block without importing Jinja2 or markdown-it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from pnp.records import record
 from pnp.render.linebreak import Text
 
 Runs = tuple[Text, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Heading:
     level: int
     runs: Runs
@@ -24,13 +25,13 @@ class Heading:
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Paragraph:
     runs: Runs
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ListBlock:
     ordered: bool
     start: int
@@ -38,7 +39,7 @@ class ListBlock:
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TableBlock:
     header: tuple[Runs, ...]
     rows: tuple[tuple[Runs, ...], ...]
@@ -46,7 +47,7 @@ class TableBlock:
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AidTableRef:
     """``{{ table("operators") }}``: a table the rules module computes."""
 
@@ -54,7 +55,7 @@ class AidTableRef:
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExampleRef:
     """A worked example placed by id, with this language's wording."""
 
@@ -63,7 +64,7 @@ class ExampleRef:
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Quote:
     """A block quote, set as a boxed note (variants, tips)."""
 
@@ -71,13 +72,13 @@ class Quote:
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Preformatted:
     text: str
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     line: int
 
@@ -85,7 +86,7 @@ class Rule:
 Block = Heading | Paragraph | ListBlock | TableBlock | AidTableRef | ExampleRef | Quote | Preformatted | Rule
 
 
-@dataclass
+@record
 class RuleText:
     """One language's rule text, rendered and parsed."""
 

@@ -16,7 +16,7 @@ import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from pathlib import Path
 from types import CodeType
@@ -29,6 +29,7 @@ from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.load.user_cache import user_cache_dir, write_bytes_cache
 from pnp.model.game import Game
+from pnp.records import record
 from pnp.render.bind import describe_missing
 from pnp.render.sandbox import bounded_render, make_environment, template_fault, time_limit
 from pnp.rules.base import ExampleError, GameRules
@@ -75,7 +76,7 @@ class _RecordedUndefined(ChainableUndefined):
         return iter(())
 
 
-@dataclass
+@record
 class _Rendering:
     """What one render_template call notes: the template's file, its code's line map, the unknown names."""
 

@@ -18,7 +18,6 @@ the blocks as flowables (:mod:`pnp.render.rulebook_story`) and the title page
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from pnp.diagnostics import DataError, Report
 from pnp.model.game import Game
+from pnp.records import record
 from pnp.render.figures import (
     CardArt,
     figure_texts,
@@ -66,7 +66,7 @@ class PageCountingDoc(BaseDocTemplate):
         super().handle_flowable(flowables)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RulebookResult:
     path: Path
     lang: str
@@ -110,7 +110,7 @@ def page_templates(page_size: tuple[float, float], styles: RulebookStyles, title
             PageTemplate("body", [body], onPage=footer_painter(title, fontset, styles), pagesize=page_size)]
 
 
-@dataclass
+@record
 class PreparedRulebook:
     """Everything a rulebook needs before typesetting: text, tables, art, fonts."""
 

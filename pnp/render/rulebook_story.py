@@ -9,7 +9,7 @@ that may break, so no content can stop a build.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -22,6 +22,7 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import HRFlowable
 
 from pnp.model.game import Example, Game
+from pnp.records import record
 from pnp.render.figures import (
     CardArt,
     FigureFlowable,
@@ -84,7 +85,7 @@ class HeadingParagraph(KinsokuParagraph):
         super().draw()
 
 
-@dataclass
+@record
 class StoryContext:
     """What turning blocks into flowables needs besides the blocks."""
 

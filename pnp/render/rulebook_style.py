@@ -7,7 +7,7 @@ and at the table, and one change of style reaches all three.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
@@ -20,6 +20,7 @@ from reportlab.platypus import (
 )
 
 from pnp.model.game import Game
+from pnp.records import record
 from pnp.render.fonts import FontSet
 from pnp.render.linebreak import PreparedText, Text
 from pnp.render.paragraph import BodyStyle, KinsokuParagraph
@@ -38,7 +39,7 @@ DEFAULT_INK = "#1d3557"
 CELL_PADDING = 3.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RulebookStyles:
     """Sizes for one page size and language; Japanese gets more leading, as its lines are denser."""
 

@@ -8,8 +8,8 @@ what had no room (so the build can report it, and a stamp repeat it).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from pnp.records import record
 from pnp.render.paper import Paper
 from pnp.render.sheet_geometry import (
     EPS,
@@ -37,7 +37,7 @@ from pnp.render.sheet_geometry import (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Chrome:
     """What :func:`margin_chrome` decides for one sheet: the cue on each side, marks, label, ruler, warnings."""
 

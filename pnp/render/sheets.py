@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -21,6 +21,7 @@ from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.records import record
 from pnp.render.imposition import duplex_back_slots, mirror_margin_item, mirror_rect
 from pnp.render.paper import PT_PER_MM
 from pnp.render.pdf_forms import end_form
@@ -54,7 +55,7 @@ LABEL_MIN_FONT_PT = 4.0
 LEADING = 1.2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SheetLabels:
     """Texts printed in the sheet label; every string can be replaced by a translation.
 
@@ -72,7 +73,7 @@ class SheetLabels:
     separator: str = " · "
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SheetOptions:
     """How to print; the paper and bleed are part of the plan, since the layout depends on them.
 
@@ -96,7 +97,7 @@ class SheetOptions:
     lang: str | None = None  # the document's language (/Lang), for screen readers and text extraction
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PagePlacement:
     """What one PDF page holds: (card index in the input, trim rect in mm) per placed card."""
 
@@ -109,7 +110,7 @@ class PagePlacement:
     bleed_box: Rect
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SheetsResult:
     path: Path
     plan: SheetPlan

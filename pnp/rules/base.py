@@ -10,12 +10,13 @@ neither the core nor the renderers.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pnp.diagnostics import CardErrors
 from pnp.load.game_folder import RULES_DATA
 from pnp.model.game import where
+from pnp.records import record
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
@@ -26,7 +27,7 @@ RulesData = TypeVar("RulesData")
 ExampleRunner = Callable[["Game", Any, Mapping[str, Any]], Mapping[str, Any]]
 
 
-@dataclass
+@record
 class AidTable:
     """A table for a player aid or rulebook, computed from the model.
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
+
+from pnp.records import record
 
 Number = int | Fraction
 
@@ -69,7 +70,7 @@ class ZeroDivisorError(ExpressionError):
     """Division or modulo by zero; ``token`` is the divisor's source text."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Expression:
     """A parsed, checked expression, ready to evaluate many times.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from pnp.diagnostics import CardErrors, Report, listed
@@ -11,6 +11,7 @@ from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
 from pnp.model.game import Component, Game, where
+from pnp.records import record
 from pnp.rules import available, get_rules
 from pnp.rules.base import GameRules
 from pnp.validate import generic
@@ -19,7 +20,7 @@ from pnp.validate.examples import check_examples, skip_examples
 NO_RULE_TEXTS = "no rule texts yet: add rules/<lang>.md to build a rulebook"
 
 
-@dataclass
+@record
 class CheckResult:
     folder: Path
     game: Game | None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 from pnp.diagnostics import Report, line_spans
@@ -193,6 +192,8 @@ def _describe(mismatches: list[tuple[str, Any, Any]]) -> str:
 def as_written(value: Any) -> str:
     """A value as examples.toml would state it, so the message shows what to write: 7/2 as "7/2",
     a whole Fraction as 8, not the model's Python objects."""
+    from fractions import Fraction  # as in _normal: not imported by builds without examples
+
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Fraction):

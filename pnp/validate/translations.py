@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,6 +38,7 @@ from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
+from pnp.records import record
 from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.render.rule_blocks import RuleText, block_texts
 from pnp.render.rule_markdown import swallowing_line
@@ -64,7 +65,7 @@ SectionState = Literal["translated", "stale", "untracked", "missing", "extra", "
 # Analysis
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SectionStatus:
     id: str
     state: SectionState
@@ -73,7 +74,7 @@ class SectionStatus:
     diff: tuple[str, ...] = ()  # for stale sections: how the source changed since it was translated
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     """A disagreement inside a section; ``level`` is what `pnp check` reports it as."""
 
@@ -86,7 +87,7 @@ class Finding:
     fix: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CardTextCount:
     component: str
     field: str
@@ -94,7 +95,7 @@ class CardTextCount:
     missing: tuple[str, ...]  # card ids whose source text has no translation
 
 
-@dataclass
+@record
 class LanguageStatus:
     lang: str
     path: Path

@@ -4,8 +4,9 @@ their combinations. Plain frozen values, so a condition can be compared, hashed 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
+
+from pnp.records import record
 
 
 class PlayedCard(NamedTuple):
@@ -15,7 +16,7 @@ class PlayedCard(NamedTuple):
     number: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Selector:
     """Which cards a term counts: a colour, the trump suit, or a number."""
 
@@ -36,7 +37,7 @@ class Selector:
         return "trump" if self.kind == "trump" else str(self.value)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Activation:
     """The tricks a card is checked on: ``first`` to ``last`` (None: to the end)."""
 
@@ -64,22 +65,22 @@ class Activation:
         return length if self.last is None else min(self.last, length)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Won:
     selector: Selector
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WonCount:
     pass
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WonSum:
     pass
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TrickTotal:
     pass
 
@@ -87,29 +88,29 @@ class TrickTotal:
 Amount = Won | WonCount | WonSum | TrickTotal
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Compare:
     amount: Amount
     op: str  # one of COMPARISONS
     value: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TrickContains:
     number: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WinnerPlayed:
     selector: Selector
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AllOf:
     parts: tuple[Condition, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AnyOf:
     parts: tuple[Condition, ...]
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from pnp.records import record
 
 BONUS_EFFECTS = ("trump", "disadvantaged", "exchange")
 
@@ -12,7 +14,7 @@ class BonusError(ValueError):
     """A bonus choice the rules forbid."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Bonus:
     id: str
     effect: str  # trump | disadvantaged | exchange
@@ -22,7 +24,7 @@ class Bonus:
     index: int = 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BonusState:
     trump: str | None = None
     disadvantaged: str | None = None

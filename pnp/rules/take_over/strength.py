@@ -7,13 +7,14 @@ Strength is data plus code: rules.toml orders named tiers ("trump", "lead",
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from pnp.records import record
 
 TIERS = ("trump", "lead", "normal", "disadvantaged", "other")
 UNRANKED_TIERS = frozenset({"other"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NumberCard:
     id: str
     colour: str
@@ -31,7 +32,7 @@ def parse_number_card(text: str, colours: Iterable[str]) -> NumberCard:
     return NumberCard(id=cleaned, colour=colour, number=int(number))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ladder:
     """Strength tiers, strongest first (see rules.toml ``[ladder.*]``)."""
 
@@ -39,7 +40,7 @@ class Ladder:
     later_wins_on_equal: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ladders:
     lead_normal: Ladder
     lead_disadvantaged: Ladder
@@ -52,7 +53,7 @@ SEED_LADDERS = Ladders(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StrengthContext:
     """What a card's strength depends on within one trick."""
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from pnp.records import record
 
 _SUIT_COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
 _RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -14,7 +15,7 @@ class CardError(ValueError):
     """A card id that names no card of a French-suited deck, or a bad hand."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlayingCard:
     """What the rules need of a card: its value and its colour."""
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from pnp.records import record
 from pnp.rules.safe_expr import Expression
 from pnp.rules.two_ops.cards import CardError, PlayingCard
 
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
     from pnp.load.toml_lines import TomlDoc
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OperatorRule:
     rank: str  # "K", "Q", "J"
     relation: str
@@ -28,7 +29,7 @@ class OperatorRule:
         return f"{self.rank}/{self.relation}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GoalRule:
     parity: str
     colour: str
@@ -37,7 +38,7 @@ class GoalRule:
     index: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DealNumbers:
     numbers_dealt: int
     numbers_kept: int
@@ -47,7 +48,7 @@ class DealNumbers:
     goal_kind: str
 
 
-@dataclass
+@record
 class TwoOpsTables:
     """Everything rules.toml says, after structural validation."""
 
