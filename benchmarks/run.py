@@ -192,7 +192,7 @@ def table(results: list[Result]) -> str:
     lines = ["| deck | tool | cards | seconds | cards/s | peak MB | bytes/card |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in results:
-        lines.append(f"| {r.case.deck} | {r.case.tool} | {r.case.cards:,} | {r.seconds:.2f} | "
+        lines.append(f"| {r.case.deck} | {r.case.tool} | {r.case.cards:,} | {r.seconds:.3f} | "
                      f"{r.cards_per_second:,.0f} | {r.peak_mb:.0f} | {r.size // r.case.cards:,} |")
     return "\n".join(lines)
 
@@ -205,17 +205,17 @@ def verdicts(results: list[Result]) -> list[str]:
     for first in (r for r in results if r.case.tool == "pnp, first build"):
         if floor := find("image", "floor script", first.case.cards):
             lines.append(f"image {first.case.cards:,}, first build (no digests or image facts remembered): "
-                         f"{first.seconds / floor.seconds:.1f}x the floor's time")
+                         f"{first.seconds / floor.seconds:.2f}x the floor's time")
     for cold in (r for r in results if r.case.tool == "pnp, art not cached"):
         if floor := find("image", "floor script, art not cached", cold.case.cards):
             ratio = cold.seconds / floor.seconds
-            lines.append(f"image {cold.case.cards:,}, art not cached (read from disk by both): {ratio:.1f}x "
+            lines.append(f"image {cold.case.cards:,}, art not cached (read from disk by both): {ratio:.2f}x "
                          f"the floor's time (target within 2x): {'met' if ratio <= 2 else 'NOT met'}")
     for ours in (r for r in results if r.case.tool == "pnp"):
         deck, cards = ours.case.deck, ours.case.cards
         if deck == "image" and (floor := find("image", "floor script", cards)):
             ratio = ours.seconds / floor.seconds
-            lines.append(f"image {cards:,}: {ratio:.1f}x the floor's time (target within 2x): "
+            lines.append(f"image {cards:,}: {ratio:.2f}x the floor's time (target within 2x): "
                          f"{'met' if ratio <= 2 else 'NOT met'}")
             allowance = 300 + ours.size / 2**20
             lines.append(f"image {cards:,}: peak {ours.peak_mb:.0f} MB (target < 300 MB + {ours.size / 2**20:.0f} MB "
