@@ -79,11 +79,13 @@ def child_environment() -> dict[str, str]:
 def forget_digests(cache: Path) -> Callable[[], None]:
     """A first build: pnp has hashed none of the files and read none of the images before."""
     def forget() -> None:
-        from pnp.load.digests import INDEX_NAME
-        from pnp.render.images import FACTS_NAME
+        import shutil
 
-        for name in (INDEX_NAME, FACTS_NAME):
-            (cache / name).unlink(missing_ok=True)
+        from pnp.load.digests import INDEX_FOLDER
+        from pnp.render.images import FACTS_FOLDER
+
+        for name in (INDEX_FOLDER, FACTS_FOLDER):
+            shutil.rmtree(cache / name, ignore_errors=True)
     return forget
 
 

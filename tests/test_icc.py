@@ -360,19 +360,19 @@ def test_the_profile_is_remembered_with_the_other_facts(tmp_path: Path, monkeypa
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(images, "_FACTS", {})
     monkeypatch.setattr(images, "_NEW_FACTS", {})
-    monkeypatch.setattr(images, "_facts_from", None)
+    monkeypatch.setattr(images, "_facts_loaded", set())
     source = inspect_image(art(tmp_path, "linear.jpg", Image.new("RGB", (40, 30), GREY), LINEAR))
     assert source.profile is not None and source.profile.components == 3
     images.save_image_facts()
-    stored = json.loads((tmp_path / "cache" / images.FACTS_NAME).read_text())
+    stored = json.loads(images.facts_file(str(source.path.parent)).read_text())
     assert source.digest in json.dumps(stored)
     images._FACTS.clear()
-    images._facts_from = None
-    remembered = images._remembered_facts(source.digest)
+    images._facts_loaded.clear()
+    remembered = images._remembered_facts(str(source.path), source.digest)
     assert remembered is not None
     # facts written before profiles were remembered (six fields) are not trusted: the file is read again
     images._FACTS["0" * 64] = ["png", 40, 30, None, [], [[8, 10]]]
-    assert images._remembered_facts("0" * 64) is None
+    assert images._remembered_facts(str(source.path), "0" * 64) is None
     assert images.SourceImage(source.path, source.digest, source.signature, *remembered) == source
 
 

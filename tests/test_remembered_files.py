@@ -28,7 +28,7 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     images._SOURCES.clear()
     images._FACTS.clear()
     images._NEW_FACTS.clear()
-    monkeypatch.setattr(images, "_facts_from", None)
+    monkeypatch.setattr(images, "_facts_loaded", set())
     yield cache
     digests.forget_remembered()
     images._SOURCES.clear()
@@ -56,7 +56,7 @@ def next_build() -> None:
     digests.forget_remembered()
     images._SOURCES.clear()
     images._FACTS.clear()
-    images._facts_from = None
+    images._facts_loaded.clear()
 
 
 def forbid_reading(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
@@ -76,7 +76,7 @@ def test_a_settled_file_is_not_read_again_by_the_next_build(own_cache, settle_at
     path = settled_file(tmp_path / "deck.csv", data)
     assert digests.digest_of(path) == hashlib.sha256(data).hexdigest()
     next_build()
-    assert (own_cache / digests.INDEX_NAME).is_file()
+    assert digests.index_file(str(tmp_path)).is_file()
     forbid_reading(monkeypatch, path)
     assert digests.digest_of(path) == hashlib.sha256(data).hexdigest()
 
@@ -105,17 +105,18 @@ def test_a_file_written_just_now_is_not_remembered_across_builds(own_cache, tmp_
     path.write_bytes(b"fresh\n")
     digests.digest_of(path)
     next_build()
-    index = digests.read_json_cache(own_cache / digests.INDEX_NAME)
-    assert os.path.abspath(path) not in index
+    index = digests.read_json_cache(digests.index_file(str(tmp_path)))
+    assert path.name not in index
 
 
 def test_a_damaged_index_is_an_empty_one(own_cache, settle_at_once, tmp_path):
-    own_cache.mkdir(parents=True)
-    (own_cache / digests.INDEX_NAME).write_bytes(b'{"half a fi')
+    index = digests.index_file(str(tmp_path))
+    index.parent.mkdir(parents=True)
+    index.write_bytes(b'{"half a fi')
     path = settled_file(tmp_path / "deck.csv", b"x\n")
     assert digests.digest_of(path) == hashlib.sha256(b"x\n").hexdigest()
     next_build()
-    assert os.path.abspath(path) in digests.read_json_cache(own_cache / digests.INDEX_NAME)
+    assert path.name in digests.read_json_cache(index)
 
 
 def test_known_image_facts_need_no_read(own_cache, settle_at_once, tmp_path, monkeypatch):
@@ -189,10 +190,10 @@ def test_a_big_index_forgets_files_that_are_gone(own_cache, settle_at_once, tmp_
     gone.unlink()
     digests.digest_of(settled_file(tmp_path / "new.csv", b"new"))
     next_build()
-    index = digests.read_json_cache(own_cache / digests.INDEX_NAME)
-    assert os.path.abspath(gone) not in index
-    assert {os.path.abspath(p) for p in kept} <= set(index)
-    assert hashlib.sha256(b"kept 0").hexdigest() in digests.remembered_digests()
+    index = digests.read_json_cache(digests.index_file(str(tmp_path)))
+    assert gone.name not in index
+    assert {p.name for p in kept} <= set(index)
+    assert hashlib.sha256(b"kept 0").hexdigest() in digests.remembered_digests(str(tmp_path))
 
 
 def test_facts_of_art_exported_again_are_dropped_once_they_pile_up(own_cache, settle_at_once, tmp_path,
@@ -205,7 +206,7 @@ def test_facts_of_art_exported_again_are_dropped_once_they_pile_up(own_cache, se
     Image.new("RGB", (40, 30), (10, 200, 10)).save(art)  # the designer exports the card again
     new = images.inspect_image(art).digest
     next_build()
-    facts = digests.read_json_cache(own_cache / images.FACTS_NAME)
+    facts = digests.read_json_cache(images.facts_file(str(tmp_path)))
     assert new in facts and old not in facts
 
 
@@ -231,3 +232,23 @@ def test_workers_merging_the_same_cache_take_turns(tmp_path: Path) -> None:
         write_json_cache(path, {"parent": 1})  # another worker's merge, under the lock
     assert child.wait(timeout=60) == 0
     assert read_json_cache(path) == {"parent": 1, "child": 1}
+
+
+def test_a_build_reads_what_is_remembered_of_its_own_folders_only(own_cache, settle_at_once, tmp_path):
+    """One index for the machine made every build parse what pnp had learnt about every project it ever
+    built: 20 ms a build for 5,000 remembered pictures, whatever the deck."""
+    folders = {name: tmp_path / name for name in ("this-game", "other-game")}
+    arts = {}
+    for name, folder in folders.items():
+        folder.mkdir()
+        digests.digest_of(settled_file(folder / "deck.csv", name.encode()))
+        arts[name] = folder / "art.png"
+        Image.new("RGB", (40, 30), (200, 10, 10) if name == "this-game" else (10, 10, 200)).save(arts[name])
+        os.utime(arts[name], (OLD, OLD))
+        images.inspect_image(arts[name])
+    other_art = images.inspect_image(arts["other-game"]).digest
+    next_build()
+    assert digests.digest_of(folders["this-game"] / "deck.csv") == hashlib.sha256(b"this-game").hexdigest()
+    images.inspect_image(arts["this-game"])
+    assert digests._DIGESTS and not [path for path in digests._DIGESTS if path.startswith(str(folders["other-game"]))]
+    assert other_art not in images._FACTS

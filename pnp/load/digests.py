@@ -5,7 +5,9 @@ embeds: on a deck of 900 card images that is 700 MB to read and hash before a si
 drawn, even when nothing changed. Like git's index, we remember each file's digest under its
 path with the (size, mtime, inode, ctime) it had when it was hashed, in the user cache
 (:func:`pnp.load.user_cache.user_cache_dir`), and hash it again only when one of them changes.
-The identity of a file is still its content: stat only says when to look again.
+The identity of a file is still its content: stat only says when to look again. The index is kept
+in one file per folder (:func:`~pnp.load.user_cache.folder_shard`), read when a file of that folder
+is first asked about.
 
 A file changed within the same timestamp tick as its hashing would keep its old stat on a coarse
 file system, so a digest is only remembered across builds once the file is older than
@@ -21,45 +23,43 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pnp.load.user_cache import merge_json_cache, read_json_cache, user_cache_dir
+from pnp.load.user_cache import folder_shard, merge_json_cache, read_json_cache, user_cache_dir
 
-INDEX_NAME = "file-digests-v1.json"
+INDEX_FOLDER = "file-digests-v2"  # v2: one file per folder of inputs, not one for the machine
 SETTLED_SECONDS = 3
-MAX_REMEMBERED = 100_000  # entries kept on disk; the oldest go first
-PRUNE_ABOVE = 20_000  # past this many entries, a save drops those of files that are gone
+MAX_REMEMBERED = 100_000  # entries kept on disk for one folder; the oldest go first
+PRUNE_ABOVE = 2_000  # past this many entries for a folder, a save drops those of files that are gone
 
 StatKey = tuple[int, int, int, int]
 
 _LOCK = threading.Lock()
 _DIGESTS: dict[str, tuple[StatKey, str]] = {}  # absolute path -> (stat key, sha256), this process
-_NEW: dict[str, list] = {}  # settled entries hashed by this process, not yet on disk
-_loaded_from: Path | None = None  # the cache folder the index was read from
+_NEW: dict[str, dict[str, list]] = {}  # folder -> {file name: entry}: settled, hashed here, not yet on disk
+_loaded: set[tuple[Path, str]] = set()  # (cache folder, input folder) whose remembered digests were read
 
 
 def stat_key(stat: os.stat_result) -> StatKey:
     return (stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_ctime_ns)
 
 
-def _index_path() -> Path:
-    return user_cache_dir() / INDEX_NAME
+def index_file(folder: str) -> Path:
+    """Where the digests of the files in ``folder`` (an absolute path) are remembered."""
+    return folder_shard(INDEX_FOLDER, folder)
 
 
-def _load_index() -> None:
-    """Read the remembered digests once per process (again if the cache folder changes, as in tests).
-
-    Asked before every lookup; user_cache_dir gives the same Path object while the environment
-    stays the same, so the usual answer costs an identity test, not a path join.
-    """
-    global _loaded_from
-    folder = user_cache_dir()
-    if folder is _loaded_from:
+def _load_folder(folder: str) -> None:
+    """Read the remembered digests of a folder's files once per process (again if the cache folder
+    changes, as in tests)."""
+    loaded = (user_cache_dir(), folder)
+    if loaded in _loaded:
         return
-    remembered = read_json_cache(folder / INDEX_NAME)
+    remembered = read_json_cache(index_file(folder))
     with _LOCK:
         for name, entry in remembered.items():
-            if name not in _DIGESTS and _well_formed(entry):
-                _DIGESTS[name] = (tuple(entry[:4]), entry[4])
-        _loaded_from = folder
+            path = os.path.join(folder, name)
+            if path not in _DIGESTS and _well_formed(entry):
+                _DIGESTS[path] = (tuple(entry[:4]), entry[4])
+        _loaded.add(loaded)
 
 
 def _well_formed(entry: object) -> bool:
@@ -72,9 +72,10 @@ def _well_formed(entry: object) -> bool:
 
 def known_digest(path: Path | str, stat: os.stat_result) -> str | None:
     """The digest of the file with this stat, if this build or an earlier one hashed it."""
-    _load_index()
+    name = os.path.abspath(path)
+    _load_folder(os.path.dirname(name))
     with _LOCK:
-        known = _DIGESTS.get(os.path.abspath(path))
+        known = _DIGESTS.get(name)
     if known is not None and known[0] == stat_key(stat):
         return known[1]
     return None
@@ -100,7 +101,8 @@ def digest_of_bytes(path: Path | str, stat: os.stat_result, data: bytes) -> str:
     with _LOCK:
         _DIGESTS[name] = (key, digest)
         if settled:
-            _NEW[name] = [*key, digest]
+            folder, file_name = os.path.split(name)
+            _NEW.setdefault(folder, {})[file_name] = [*key, digest]
     return digest
 
 
@@ -154,23 +156,22 @@ def save_digests() -> None:
             return
         new = dict(_NEW)
         _NEW.clear()
-    merge_json_cache(_index_path(), new, PRUNE_ABOVE, _files_that_exist, MAX_REMEMBERED)
+    for folder, entries in new.items():
+        def files_that_exist(remembered: dict, folder: str = folder) -> dict:
+            return {name: entry for name, entry in remembered.items() if os.path.exists(os.path.join(folder, name))}
+
+        merge_json_cache(index_file(folder), entries, PRUNE_ABOVE, files_that_exist, MAX_REMEMBERED)
 
 
-def _files_that_exist(remembered: dict) -> dict:
-    return {name: entry for name, entry in remembered.items() if os.path.exists(name)}
-
-
-def remembered_digests() -> set[str]:
-    """Every digest the index on disk holds: the contents of files that still exist as far as pnp knows."""
-    return {entry[4] for entry in read_json_cache(_index_path()).values()
+def remembered_digests(folder: str) -> set[str]:
+    """Every digest the index on disk holds for a folder: contents its files have, as far as pnp knows."""
+    return {entry[4] for entry in read_json_cache(index_file(folder)).values()
             if isinstance(entry, list) and len(entry) == 5}
 
 
 def forget_remembered() -> None:
     """Drop what this process knows, so the next ask reads the index (and the files) again."""
-    global _loaded_from
     with _LOCK:
         _DIGESTS.clear()
         _NEW.clear()
-        _loaded_from = None
+        _loaded.clear()

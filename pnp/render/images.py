@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import known_digest, remembered_digests
-from pnp.load.user_cache import merge_json_cache, read_json_cache, user_cache_dir
+from pnp.load.user_cache import folder_shard, merge_json_cache, read_json_cache, user_cache_dir
 from pnp.render.image_decoding import decoded, profile_stream, recompressed
 from pnp.render.image_files import PNG_SIGNATURE, ImageFormatError, ProfileFacts, SourceImage, analyse
 from pnp.render.pdf_images import FileRanges, ImageStream, draw_registered, register_image
@@ -42,11 +42,12 @@ PT_PER_MM = 72 / 25.4
 
 _LOCK = threading.Lock()
 _SOURCES: dict[str, SourceImage] = {}
-_FACTS: dict[str, list] = {}  # content digest -> facts, as remembered in FACTS_NAME
-_NEW_FACTS: dict[str, list] = {}
-_facts_from: Path | None = None
-FACTS_NAME = "image-facts-v5.json"  # v2: ICC profile; v3: its version; v4: EXIF orientation; v5: in PNGs
-PRUNE_FACTS_ABOVE = 5_000  # read on every build that draws art: past this, a save keeps only live contents
+_FACTS: dict[str, list] = {}  # content digest -> facts, from this process or the shards read
+_NEW_FACTS: dict[str, dict[str, list]] = {}  # folder -> {digest: facts} learnt here, not yet on disk
+_facts_loaded: set[tuple[Path, str]] = set()  # (cache folder, picture folder) whose facts were read
+# v2: ICC profile; v3: its version; v4: EXIF orientation; v5: in PNGs; v6: one file per folder of pictures
+FACTS_FOLDER = "image-facts-v6"
+PRUNE_FACTS_ABOVE = 2_000  # facts of one folder: past this, a save keeps only contents its files have
 MAX_FACTS = 100_000
 _MADE: dict[tuple[str, bool, tuple[int, int] | None], tuple[ImageStream, ImageStream | None]] = {}
 
@@ -204,7 +205,7 @@ def inspect_image(path: Path) -> SourceImage:
         return known
     absolute = Path(key)
     digest = known_digest(key, stat)
-    facts = _remembered_facts(digest) if digest is not None else None
+    facts = _remembered_facts(key, digest) if digest is not None else None
     if digest is not None and facts is not None:
         source = SourceImage(absolute, digest, signature, *facts)
     else:
@@ -235,6 +236,11 @@ def learn_from_bytes(path: Path, stat: os.stat_result, data: bytes) -> None:
         _SOURCES[os.path.abspath(path)] = source
 
 
+def facts_file(folder: str) -> Path:
+    """Where the facts of the pictures in ``folder`` (an absolute path) are remembered."""
+    return folder_shard(FACTS_FOLDER, folder)
+
+
 def save_image_facts() -> None:
     """Add the facts learnt by this process to the user cache, for the next build to skip reading."""
     with _LOCK:
@@ -242,27 +248,31 @@ def save_image_facts() -> None:
             return
         new = dict(_NEW_FACTS)
         _NEW_FACTS.clear()
-    def contents_some_file_has(remembered: dict) -> dict:
-        # facts of contents no remembered file has any more (art re-exported since) are dropped
-        live = remembered_digests() | set(new)
-        return {digest: facts for digest, facts in remembered.items() if digest in live}
+    for folder, facts in new.items():
+        def contents_its_files_have(remembered: dict, folder: str = folder, facts: dict = facts) -> dict:
+            # facts of contents no file of the folder has any more (art re-exported since) are dropped
+            live = remembered_digests(folder) | set(facts)
+            return {digest: entry for digest, entry in remembered.items() if digest in live}
 
-    merge_json_cache(user_cache_dir() / FACTS_NAME, new, PRUNE_FACTS_ABOVE, contents_some_file_has, MAX_FACTS)
+        merge_json_cache(facts_file(folder), facts, PRUNE_FACTS_ABOVE, contents_its_files_have, MAX_FACTS)
 
 
-def _remembered_facts(digest: str) -> tuple | None:
+def _remembered_facts(path: str, digest: str) -> tuple | None:
     """What :func:`~pnp.render.image_files.analyse` found in a file with this digest, from this process
-    or the user cache.
+    or the user cache (the facts of the folder of ``path``, an absolute path).
 
     Facts are keyed by content, so they hold for any file with these bytes; a PNG is only
     remembered after its chunks' CRCs were checked.
     """
-    global _facts_from
-    path = user_cache_dir() / FACTS_NAME
+    folder = os.path.dirname(path)
+    loaded = (user_cache_dir(), folder)
+    if loaded not in _facts_loaded:
+        remembered = read_json_cache(facts_file(folder))
+        with _LOCK:
+            for known, entry in remembered.items():
+                _FACTS.setdefault(known, entry)
+            _facts_loaded.add(loaded)
     with _LOCK:
-        if _facts_from != path:
-            _FACTS.update(read_json_cache(path))
-            _facts_from = path
         entry = _FACTS.get(digest)
     try:
         kind, width, height, reason, entries, ranges, profile, orientation = entry
@@ -285,7 +295,7 @@ def _remember_facts(source: SourceImage) -> None:
              source.orientation]
     with _LOCK:
         _FACTS[source.digest] = entry
-        _NEW_FACTS[source.digest] = entry
+        _NEW_FACTS.setdefault(os.path.dirname(os.path.abspath(source.path)), {})[source.digest] = entry
 
 
 def image_streams(source: SourceImage, recompress: bool = False,
