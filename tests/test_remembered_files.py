@@ -252,3 +252,23 @@ def test_a_build_reads_what_is_remembered_of_its_own_folders_only(own_cache, set
     images.inspect_image(arts["this-game"])
     assert digests._DIGESTS and not [path for path in digests._DIGESTS if path.startswith(str(folders["other-game"]))]
     assert other_art not in images._FACTS
+
+
+def test_shards_of_folders_that_are_gone_are_dropped_once_they_pile_up(own_cache, settle_at_once, tmp_path,
+                                                                       monkeypatch):
+    """A shard per folder would otherwise pile up one for every temporary folder a test or a script built."""
+    from pnp.load import user_cache
+
+    monkeypatch.setattr(user_cache, "MAX_SHARDS", 2)
+    folders = [tmp_path / name for name in ("kept", "gone", "later")]
+    for folder in folders[:2]:
+        folder.mkdir()
+        digests.digest_of(settled_file(folder / "deck.csv", folder.name.encode()))
+        next_build()
+    assert digests.read_json_cache(digests.index_file(str(folders[0])))["/"] == str(folders[0])
+    (folders[1] / "deck.csv").unlink()
+    folders[1].rmdir()
+    folders[2].mkdir()
+    digests.digest_of(settled_file(folders[2] / "deck.csv", b"later"))
+    next_build()
+    assert [digests.index_file(str(folder)).is_file() for folder in folders] == [True, False, True]

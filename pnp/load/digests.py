@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pnp.load.user_cache import folder_shard, merge_json_cache, read_json_cache, user_cache_dir
+from pnp.load.user_cache import folder_shard, merge_folder_shard, read_json_cache, user_cache_dir
 
 INDEX_FOLDER = "file-digests-v2"  # v2: one file per folder of inputs, not one for the machine
 SETTLED_SECONDS = 3
@@ -160,7 +160,7 @@ def save_digests() -> None:
         def files_that_exist(remembered: dict, folder: str = folder) -> dict:
             return {name: entry for name, entry in remembered.items() if os.path.exists(os.path.join(folder, name))}
 
-        merge_json_cache(index_file(folder), entries, PRUNE_ABOVE, files_that_exist, MAX_REMEMBERED)
+        merge_folder_shard(INDEX_FOLDER, folder, entries, PRUNE_ABOVE, files_that_exist, MAX_REMEMBERED)
 
 
 def remembered_digests(folder: str) -> set[str]:

@@ -42,6 +42,49 @@ def folder_shard(kind: str, folder: str) -> Path:
     return user_cache_dir() / kind / f"{name}.json"
 
 
+MAX_SHARDS = 1_000  # folders remembered per kind; past this, a new one prunes the shards of folders gone
+FOLDER_KEY = "/"  # no file name holds a slash: the key a shard keeps its own folder under
+
+
+def merge_folder_shard(kind: str, folder: str, new: dict, prune_above: int, live: Callable[[dict], dict],
+                       most: int) -> None:
+    """:func:`merge_json_cache` for the shard of ``folder``, which names its folder, so that shards of
+    folders since deleted (a test's temporary folder, a moved project) can be found and dropped."""
+    path = folder_shard(kind, folder)
+    created = not path.exists()
+    merge_json_cache(path, {**new, FOLDER_KEY: folder}, prune_above,
+                     lambda remembered: {**live(remembered), FOLDER_KEY: folder}, most)
+    if created:
+        prune_shards(path.parent)
+
+
+def prune_shards(shards: Path) -> None:
+    """Past ``MAX_SHARDS``, drop the shards whose folder is gone, then the least recently written."""
+    try:
+        found = [entry for entry in os.scandir(shards) if entry.name.endswith(".json")]
+    except OSError:
+        return
+    if len(found) <= MAX_SHARDS:
+        return
+    kept = []
+    for entry in found:
+        folder = read_json_cache(Path(entry.path)).get(FOLDER_KEY)
+        if isinstance(folder, str) and os.path.isdir(folder):
+            kept.append(entry)
+        else:
+            _drop_shard(entry.path)
+    if len(kept) > MAX_SHARDS:
+        kept.sort(key=lambda entry: entry.stat().st_mtime_ns)
+        for entry in kept[:len(kept) - MAX_SHARDS * 3 // 4]:
+            _drop_shard(entry.path)
+
+
+def _drop_shard(path: str) -> None:
+    for name in (path, path + ".lock"):
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+
+
 def read_json_cache(path: Path) -> dict:
     """A cache file's mapping; an absent, unreadable or damaged file is an empty cache, never an error."""
     try:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import known_digest, remembered_digests
-from pnp.load.user_cache import folder_shard, merge_json_cache, read_json_cache, user_cache_dir
+from pnp.load.user_cache import FOLDER_KEY, folder_shard, merge_folder_shard, read_json_cache, user_cache_dir
 from pnp.render.image_decoding import decoded, profile_stream, recompressed
 from pnp.render.image_files import PNG_SIGNATURE, ImageFormatError, ProfileFacts, SourceImage, analyse
 from pnp.render.pdf_images import FileRanges, ImageStream, draw_registered, register_image
@@ -254,7 +254,7 @@ def save_image_facts() -> None:
             live = remembered_digests(folder) | set(facts)
             return {digest: entry for digest, entry in remembered.items() if digest in live}
 
-        merge_json_cache(facts_file(folder), facts, PRUNE_FACTS_ABOVE, contents_its_files_have, MAX_FACTS)
+        merge_folder_shard(FACTS_FOLDER, folder, facts, PRUNE_FACTS_ABOVE, contents_its_files_have, MAX_FACTS)
 
 
 def _remembered_facts(path: str, digest: str) -> tuple | None:
@@ -269,6 +269,7 @@ def _remembered_facts(path: str, digest: str) -> tuple | None:
     if loaded not in _facts_loaded:
         remembered = read_json_cache(facts_file(folder))
         with _LOCK:
+            remembered.pop(FOLDER_KEY, None)
             for known, entry in remembered.items():
                 _FACTS.setdefault(known, entry)
             _facts_loaded.add(loaded)
