@@ -65,6 +65,18 @@ def test_a_record_is_a_dataclass_that_behaves_as_one() -> None:
         card.count = 4
 
 
+def test_a_record_without_a_docstring_is_documented_by_its_fields() -> None:
+    """What dataclasses writes with inspect.signature, less the types and defaults: 1.5 ms a start."""
+    assert _make(record).__doc__ == "Card(name, count, tags)"
+
+    @record
+    class Documented:
+        """Why it exists."""
+
+        value: int
+    assert Documented.__doc__ == "Why it exists."
+
+
 def test_making_a_record_leaves_the_dataclasses_module_as_it_was() -> None:
     _make(record)
     assert "exec" not in vars(dataclasses)
