@@ -82,8 +82,10 @@ def image_objects(reader: PdfReader) -> dict[int, object]:
 
 
 def test_image_deck_builds_with_each_image_once(tmp_path: Path) -> None:
+    # ten cards, two sheets: the first has the whole 3 × 3 grid, whose columns abut on A4 (a set that
+    # fits on one sheet gets a grid of its own size, which may separate every card)
     game = make_game(tmp_path, ["red,1,art/red.png", "green,2,", "blue,1,art/blue.jpg", "again,1,art/red.png",
-                                "violet,1,"], count=6)
+                                "violet,5,"], count=10)
     art(game / "art" / "red.png", (200, 20, 20))
     art(game / "images" / "green.png", (20, 160, 40))  # found by card id
     art(game / "art" / "blue.jpg", (20, 40, 200))

@@ -277,6 +277,35 @@ def test_a4_poker_label_goes_under_the_grid() -> None:
     assert approx_rect(plan.label.area, 58.0, 4.0, 206.0 - 58.0, 4.5)
 
 
+def test_a_set_that_fits_on_one_sheet_gets_only_the_rows_it_fills() -> None:
+    """Rudy's 80 coins of 25 mm on A4: 200 mm take 8 columns and 287 mm 11 rows (88 places), but 80
+    fill 10 rows. The grid of 250 mm is centred, 23.5 mm above the paper's edge: the label gets its full
+    8 mm band, where under an empty row of crop marks it got 4 mm and a warning that it prints small."""
+    coin = CardSize(25, 25, "custom")
+    whole = plan_sheet(A4, coin)
+    assert (whole.cols, whole.rows) == (8, 11)
+    plan = plan_sheet(A4, coin, count=80)
+    assert (plan.cols, plan.rows, plan.capacity) == (8, 10, 80)
+    assert approx_rect(plan.trim_box, 5.0, 23.5, 200.0, 250.0)
+    assert plan.label is not None and whole.label is not None
+    assert (plan.label.depth, whole.label.depth) == (8.0, 4.0)
+    assert plan.warnings == () and "print small" in whole.warnings[0]
+
+
+@pytest.mark.parametrize("count", range(1, 10))
+def test_fewer_cards_than_a_sheet_holds_leave_no_empty_row(count: int) -> None:
+    plan = plan_sheet(A4, POKER, count=count)
+    assert plan.capacity >= count
+    assert plan.rows == -(-count // plan.cols)  # the last row holds at least one card
+    assert plan.rows > 1 or plan.cols == count
+
+
+def test_more_cards_than_a_sheet_holds_keep_the_full_grid() -> None:
+    """Every sheet of a deck has the same grid, so its backs and its marks line up sheet after sheet."""
+    assert plan_sheet(A4, POKER, count=10) == plan_sheet(A4, POKER)
+    assert plan_sheet(A4, POKER, count=9) == plan_sheet(A4, POKER)
+
+
 # ----------------------------------------------------------------------------- duplex backs
 
 

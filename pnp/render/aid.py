@@ -385,7 +385,7 @@ def write_aid_cards(game: Game, rules: GameRules, lang: str, paper: str | Paper,
     fontset = fonts_for(aid_texts(game, tables, lang), cache_dir, overrides=game.fonts)
     sides, first_parts = card_sides(game, tables, lang, fontset)
     cards = pair_tables(sides, first_parts) * (copies if copies is not None else game.players[1])
-    plan = plan_sheet(sheet, AID_CARD, bleed_mm=bleed_mm)
+    plan = plan_sheet(sheet, AID_CARD, bleed_mm=bleed_mm, count=len(cards))
     painter = AidCardPainter(game, lang, fontset)
     has_backs = any(card.back is not None for card in cards)
     name = " · ".join(table.title for table in tables)

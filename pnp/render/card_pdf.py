@@ -76,20 +76,20 @@ def write_component_pdf(game: Game, bound: BoundComponent, fontset: FontSet, pap
     card = CardSize(width, height, "custom")
     mode = "fold" if variant == "fold" else "duplex"
     back_offset = options.back_offset_mm
+    copies: Sequence = expand_copies(bound, options.only)
     if variant == "singles":
         plan = plan_single_card(card, bleed_mm=options.bleed_mm)
         back_offset = (0.0, 0.0)  # a home printer's drift means nothing to a print service
     elif paper is None:
         raise ValueError(f"{variant} sheets need a paper")
     elif mode == "fold":
-        plan = plan_fold_sheet(paper, card, bleed_mm=options.bleed_mm)
+        plan = plan_fold_sheet(paper, card, bleed_mm=options.bleed_mm, count=len(copies))
     else:
-        plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm)
+        plan = plan_sheet(paper, card, bleed_mm=options.bleed_mm, count=len(copies))
     painter = make_painter(fontset, game, ink_saver=variant == "lowink", recompress=options.recompress,
                            max_dpi=options.max_dpi, sheet_bleed_mm=options.bleed_mm)
     decode_art_ahead(bound, painter)
     renderer = DeckRenderer(bound, painter)
-    copies: Sequence = expand_copies(bound, options.only)
     sheet_options = SheetOptions(
         label_font=fontset.regular,
         mode=mode,

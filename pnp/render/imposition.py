@@ -122,12 +122,16 @@ def plan_sheet(
     bleed_mm: float = 3.0,
     min_margin_mm: float = 5.0,
     orientation: Orientation | Literal["auto"] = "auto",
+    count: int | None = None,
 ) -> SheetPlan:
     """The grid layout holding the most cards; ties go to room for the label, then to separate bleeds.
 
-    `orientation` is the page's: 'auto' tries portrait and landscape (portrait wins ties).
+    `orientation` is the page's: 'auto' tries portrait and landscape (portrait wins ties). `count`: the
+    cards to impose, when known. A set that fits on one sheet gets only the rows (and, in one row, the
+    columns) it fills, so no crop mark stands at an empty row and the label takes the room left: 80 of
+    Rudy's coins had an empty row of marks on A4 above a label squeezed into 4 mm.
     """
-    return _best_plan(paper, card, bleed_mm, min_margin_mm, orientation, folds=(None,))
+    return _best_plan(paper, card, bleed_mm, min_margin_mm, orientation, folds=(None,), count=count)
 
 
 def plan_single_card(card: CardSize, bleed_mm: float = 3.0) -> SheetPlan:
@@ -151,14 +155,16 @@ def plan_fold_sheet(
     bleed_mm: float = 3.0,
     min_margin_mm: float = 5.0,
     orientation: Orientation | Literal["auto"] = "auto",
+    count: int | None = None,
 ) -> SheetPlan:
     """A gutter-fold layout: fronts and their backs on one page, mirrored across a fold line.
 
     Fronts take the left (vertical fold) or top (horizontal fold) half; whichever page orientation and
     fold direction holds the most cards wins. Folding the sheet along the line puts each back exactly
-    behind its front, whatever the printer's duplex drift.
+    behind its front, whatever the printer's duplex drift. `count` as for :func:`plan_sheet`.
     """
-    return _best_plan(paper, card, bleed_mm, min_margin_mm, orientation, folds=("vertical", "horizontal"))
+    return _best_plan(paper, card, bleed_mm, min_margin_mm, orientation, folds=("vertical", "horizontal"),
+                      count=count)
 
 
 def _best_plan(
@@ -168,6 +174,7 @@ def _best_plan(
     min_margin_mm: float,
     orientation: Orientation | Literal["auto"],
     folds: Sequence[FoldDirection | None],
+    count: int | None = None,
 ) -> SheetPlan:
     _check_lengths(bleed_mm, min_margin_mm, card)
     if orientation == "auto":
@@ -182,11 +189,12 @@ def _best_plan(
         for fold in folds:
             for separate_x in (True, False):
                 for separate_y in (True, False):
-                    plan = _plan_candidate(page, card, bleed_mm, min_margin_mm, fold, separate_x, separate_y)
+                    plan = _plan_candidate(page, card, bleed_mm, min_margin_mm, fold, separate_x, separate_y,
+                                           count)
                     order += 1
                     if plan is None:
                         continue
-                    key = _rank(plan, order)
+                    key = _rank(plan, order, count)
                     if best is None or key > best[0]:
                         best = (key, plan)
     if best is None:
@@ -207,11 +215,13 @@ def _check_lengths(bleed_mm: float, min_margin_mm: float, card: CardSize) -> Non
         raise SizeError(f"card size must be positive, got {card.width_mm:g} × {card.height_mm:g} mm")
 
 
-def _rank(plan: SheetPlan, order: int) -> tuple:
+def _rank(plan: SheetPlan, order: int, count: int | None = None) -> tuple:
+    """Most cards a sheet (beyond ``count``, more room means nothing), then the label, then separate bleeds."""
     label_fits = plan.label is not None and plan.label.depth + EPS >= LABEL_BAND_MIN_MM
     separated = _separated_x(plan) + _separated_y(plan)
     label_depth = plan.label.depth if plan.label else 0.0
-    return (plan.capacity, label_fits, separated, round(label_depth, 6), -order)
+    held = plan.capacity if count is None else min(plan.capacity, count)
+    return (held, label_fits, separated, round(label_depth, 6), -order)
 
 
 def _separated_x(plan: SheetPlan) -> bool:
@@ -237,6 +247,7 @@ def _plan_candidate(
     fold: FoldDirection | None,
     separate_x: bool,
     separate_y: bool,
+    count: int | None = None,
 ) -> SheetPlan | None:
     """One page orientation × fold × bleed mode, or None if no card fits or it duplicates another."""
     margin = max(min_margin, bleed)  # the outer bleed must still be on the paper
@@ -252,6 +263,10 @@ def _plan_candidate(
     rows = _fit_count(space_y, card.height_mm, gap_y)
     if cols == 0 or rows == 0:
         return None
+    if count is not None and 0 < count < cols * rows:  # one sheet holds them all: only the rows they fill
+        rows = -(-count // cols)
+        if rows == 1:
+            cols = count
     # With one card along an axis, or no bleed, the gap means nothing: keep only the 'separate' variant.
     if (cols == 1 or bleed == 0) and not separate_x:
         return None
