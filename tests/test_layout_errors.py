@@ -134,6 +134,32 @@ def test_a_misspelt_field_gets_a_did_you_mean(game: NewGame, text: str, said: st
     assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6}, said)
 
 
+def _add_column(game: NewGame, name: str, value: str) -> None:
+    cards = game.folder / "cards" / "deck.csv"
+    rows = cards.read_text(encoding="utf-8").splitlines()
+    cards.write_text("\n".join([rows[0] + f",{name}"] + [row + f",{value}" for row in rows[1:] if row]) + "\n",
+                     encoding="utf-8")
+
+
+def test_a_column_of_the_designers_own_says_how_to_declare_and_read_it(game: NewGame) -> None:
+    """A flavour column read as {{ card.flavour }} only said the card had no such field, and the
+    column's warning offered 'colour'."""
+    _add_column(game, "flavour", "tasty")
+    game.write_layout(text_element("{{ card.flavour }}"))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert ("did you mean 'colour'? If it is a column of your own, declare it under [components.deck] in "
+            'game.toml: fields = ["flavour"], and read it in a layout as card.fields.flavour; or remove the '
+            "column") in result.output
+    game.manifest.write_text(game.manifest.read_text(encoding="utf-8").replace(
+        'face = "my-face"\n', 'face = "my-face"\nfields = ["flavour"]\n'), encoding="utf-8")
+    declared = game.run("check")
+    assert_error_at(declared, "my-face.toml", {ELEMENT_LINE + 6},
+                    "card has no field 'flavour' (did you mean 'fields.flavour'?")
+    game.write_layout(text_element("{{ card.fields.flavour }}"))
+    assert game.run("check").exit_code == 0
+
+
 def test_a_number_key_takes_an_expression_with_or_without_braces(game: NewGame) -> None:
     """w = "{{ 4 * 10 }}" means w = "4 * 10", as in the text keys' templates; a typo in it is named."""
     game.write_layout(text_element("{{ card.name }}").replace("w = 40", 'w = "{{ 4 * 10 }}"'))

@@ -45,7 +45,7 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
             report.error("the card list has no 'id' column", table.path, header_line,
                          "add an id column with a unique id per card")
         return None
-    localised, plain = _classify_columns(table, fields, languages, report, header_line)
+    localised, plain = _classify_columns(table, component, fields, languages, report, header_line)
     _require_language_columns(table, localised, languages, report, header_line)
     absent = [name for name in fields if name not in plain and name not in localised]
     for name in absent:  # once here, not once per card in the rules and the layouts that read it
@@ -107,8 +107,8 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
     return tuple(cards), counted
 
 
-def _classify_columns(table: CsvTable, fields: tuple[str, ...], languages: tuple[str, ...], report: Report,
-                      header_line: int) -> tuple[list[str], list[str]]:
+def _classify_columns(table: CsvTable, component: str, fields: tuple[str, ...], languages: tuple[str, ...],
+                      report: Report, header_line: int) -> tuple[list[str], list[str]]:
     localised: list[str] = []
     plain: list[str] = []
     known_bases = set(TEXT_FIELDS) | set(fields)
@@ -129,9 +129,18 @@ def _classify_columns(table: CsvTable, fields: tuple[str, ...], languages: tuple
         candidates = list(BASE_COLUMNS) + list(fields) + [f"{b}.{lang}" for b in known_bases for lang in languages]
         hint = closest(column, candidates)
         report.warning(f"unknown column {column!r} (ignored)", table.path, header_line,
-                       f"did you mean {hint!r}?" if hint else
-                       "declare it in the component's fields = [...] in game.toml, or remove it")
+                       (f"did you mean {hint!r}? If it is a column of your own, " if hint else "")
+                       + _declare_field(component, fields, column))
     return localised, plain
+
+
+def _declare_field(component: str, fields: tuple[str, ...], column: str) -> str:
+    """The line that makes a column of the designer's own readable, and how a layout reads it: without it
+    a layout's {{ card.flavour }} only said the card has no such field."""
+    base = column.partition(".")[0]
+    listed = ", ".join(f'"{name}"' for name in (*fields, base))
+    return (f"declare it under [components.{component}] in game.toml: fields = [{listed}], and read it in a "
+            f"layout as card.fields.{base}; or remove the column")
 
 
 def _require_language_columns(table: CsvTable, localised: list[str], languages: tuple[str, ...], report: Report,

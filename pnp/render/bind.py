@@ -383,6 +383,10 @@ def describe_missing(holder: Any, name: Any, context: Mapping[str, Any]) -> str:
     if owner is None or not isinstance(holder, Mapping) or not isinstance(name, str):
         hint = _closest_name(str(name), context)
         return f"unknown name {name!r}" + (f" (did you mean {hint!r}?)" if hint else "")
+    own = holder.get("fields") if owner == "card" else None
+    if isinstance(own, Mapping) and name in own:  # card.flavour for a column the component declares
+        return f"{owner} has no field {name!r} (did you mean 'fields.{name}'? the component's own columns are " \
+               "under card.fields)"
     field_hint = _closest_name(name, holder)
     if field_hint:
         return f"{owner} has no field {name!r} (did you mean {field_hint!r}?)"
