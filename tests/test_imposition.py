@@ -306,6 +306,21 @@ def test_more_cards_than_a_sheet_holds_keep_the_full_grid() -> None:
     assert plan_sheet(A4, POKER, count=9) == plan_sheet(A4, POKER)
 
 
+def test_ticks_beside_the_label_stop_short_of_its_band() -> None:
+    """Rudy's 25 mm coins on a Letter fold sheet: the bottom margin holds only the label band, so its cuts
+    are cued by ticks in the bleed. Run through the whole 3 mm bleed they touched the ruler's digits
+    (0.3 mm apart on paper); they stop 0.5 mm short of the band."""
+    plan = plan_fold_sheet(LETTER, CardSize(25, 25, "custom"))
+    assert plan.ruler is not None and plan.ruler.outer_side == "bottom"
+    band_top = plan.ruler.area.top
+    bottom_ticks = [tick for tick in plan.bleed_ticks
+                    if tick.x0 == tick.x1 and max(tick.y0, tick.y1) <= plan.trim_box.bottom + TOL]
+    assert bottom_ticks
+    for tick in bottom_ticks:
+        assert min(tick.y0, tick.y1) >= band_top + 0.5 - TOL
+        assert abs(tick.y0 - tick.y1) >= 1.0
+
+
 # ----------------------------------------------------------------------------- duplex backs
 
 

@@ -123,7 +123,8 @@ def margin_chrome(
         warnings.append("no margin is wide enough for the sheet label and the 50 mm ruler")
     if placed is not None:
         if cues[label_side] == "bleed_ticks":
-            tick_limit[label_side] = mark_offset  # ticks stay in the bleed, clear of the label band
+            # ticks stay in the bleed and stop short of the band: run up to it, they touched the ruler's digits
+            tick_limit[label_side] = max(MIN_TICK_MM, mark_offset - LABEL_GAP_MM)
         (ruler_start, ruler_end), (label_start, label_end) = placed
         inner = trim_margin[label_side] - mark_offset - (band_room - band_depth)  # grid-side edge of band
         ruler = _band_item(page, label_side, inner, min(band_depth, RULER_DEPTH_MM), ruler_start, ruler_end)
