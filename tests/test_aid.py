@@ -242,3 +242,24 @@ def test_a_table_too_dense_for_two_sides_takes_as_many_as_it_needs(game: Game, c
     cards = pair_tables(sides, first_parts)
     assert cards[0].front is small and cards[0].back is None  # the split table starts on a front
     assert cards[1].front is parts[0] and cards[1].back is parts[1]
+
+
+def test_a_narrow_aid_table_in_a_rulebook_keeps_its_natural_widths(cache: Path) -> None:
+    """Rudy's market table, a long heading over two columns of digits: filled to the rulebook's width its
+    prices sat across the page from what they price. On an aid sheet every table still fills the width,
+    so a page of tables lines up."""
+    from reportlab.lib.pagesizes import A4
+
+    from pnp.render.fonts import prepare_fonts
+    from pnp.render.rulebook_style import RULEBOOK_FILL_FROM, RulebookStyles, column_widths, regular
+
+    texts = ["Cards of that number in the market", "Sell", "Buy", "0", "1", "4", "6"]
+    fontset = prepare_fonts(texts, cache)
+    style = RulebookStyles.for_page(A4[0], "en").table
+    rows = [[regular(text) for text in texts[:3]], [regular("1"), regular("4"), regular("6")]]
+    width = 480.0
+    natural = column_widths(rows, style, fontset, width, fill=False)
+    assert sum(natural) < RULEBOOK_FILL_FROM * width
+    assert column_widths(rows, style, fontset, width, fill=True, fill_from=RULEBOOK_FILL_FROM) == natural
+    filled = column_widths(rows, style, fontset, width, fill=True)
+    assert abs(sum(filled) - width) < 1e-6 and filled[1:] == natural[1:]

@@ -49,6 +49,7 @@ from pnp.render.rulebook_style import (
     CELL_PADDING,
     EXAMPLE_TINT,
     RULE_GREY,
+    RULEBOOK_FILL_FROM,
     RulebookStyles,
     aid_table_flowables,
     apply_style,
@@ -149,7 +150,7 @@ def _flowables_for(block: Block, ctx: StoryContext, width: float) -> list[Flowab
         return [grid_table(rows, fontset, styles.table, width, block.aligns), Spacer(1, styles.body.space_after)]
     if isinstance(block, AidTableRef):
         table = ctx.tables.get(block.table)
-        return aid_table_flowables(table, fontset, styles, width) if table else []
+        return aid_table_flowables(table, fontset, styles, width, fill_from=RULEBOOK_FILL_FROM) if table else []
     if isinstance(block, ExampleRef):
         return [_example_panel(block, ctx, width)]
     if isinstance(block, Quote):

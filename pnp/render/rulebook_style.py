@@ -99,13 +99,20 @@ def regular(text: str) -> Runs:
     return (Text(text, "regular"),)
 
 
+# An aid table in a rulebook narrower than this share of the column keeps its natural widths: Rudy's
+# market table (a long heading over two columns of single digits) was stretched until its prices sat
+# across the page from what they price. On an aid sheet every table fills, so the page lines up.
+RULEBOOK_FILL_FROM = 0.6
+
+
 def column_widths(rows: Sequence[Sequence[Runs]], style: BodyStyle, fontset: FontSet, width: float,
-                  fill: bool) -> list[float]:
+                  fill: bool, fill_from: float = 0.0) -> list[float]:
     """Widths that let every cell break only where the line breaker may, within ``width``.
 
     Each column gets at least its longest unbreakable stretch; what is left
     goes to the columns that would otherwise wrap most. ``fill`` stretches a
-    table that fits to the full width, as aid tables look best that way.
+    table that fits to the full width, as aid tables look best that way (a page
+    of them lines up), unless its natural width is under ``fill_from`` of it.
     """
     measure = make_measure(fontset, style.font_size)
     columns = max((len(row) for row in rows), default=0)
@@ -125,7 +132,7 @@ def column_widths(rows: Sequence[Sequence[Runs]], style: BodyStyle, fontset: Fon
     minimum = [m + pad for m in minimum]
     total = sum(natural)
     if total <= width:
-        if not fill:
+        if not fill or total < fill_from * width:
             return natural
         # stretch only the columns that carry text: a rank column ("1", "K") keeps its natural width
         wide = [i for i in range(columns) if natural[i] > min(natural) * 1.5] or list(range(columns))
@@ -153,7 +160,7 @@ def column_widths(rows: Sequence[Sequence[Runs]], style: BodyStyle, fontset: Fon
 
 def grid_table(rows: Sequence[Sequence[Runs]], fontset: FontSet, style: BodyStyle, width: float,
                aligns: Sequence[str] = (), header: bool = True, fill: bool = False,
-               first_column_bold: bool = False) -> Table:
+               first_column_bold: bool = False, fill_from: float = 0.0) -> Table:
     """A ruled table of kinsoku paragraphs; the header repeats on every page the table spans."""
     columns = max((len(row) for row in rows), default=1)
     first_column_bold = first_column_bold and columns > 1  # a one-column table is all "first column"
@@ -162,7 +169,7 @@ def grid_table(rows: Sequence[Sequence[Runs]], fontset: FontSet, style: BodyStyl
          for col in range(columns)]
         for r, row in enumerate(rows)
     ]
-    widths = column_widths(styled, style, fontset, width, fill)  # measured as drawn: bold is wider
+    widths = column_widths(styled, style, fontset, width, fill, fill_from)  # measured as drawn: bold is wider
     cells = []
     for row in styled:
         cells_row = []
@@ -197,8 +204,9 @@ def _emboldened(runs: Runs, make_bold: bool) -> Runs:
 
 
 def aid_table_flowables(table: AidTable, fontset: FontSet, styles: RulebookStyles, width: float,
-                        show_title: bool = True) -> list[Flowable]:
-    """An aid table as the rules module computed it: title, grid, footnotes."""
+                        show_title: bool = True, fill_from: float = 0.0) -> list[Flowable]:
+    """An aid table as the rules module computed it: title, grid, footnotes (``fill_from``: see
+    :func:`column_widths`)."""
     flowables: list[Flowable] = []
     if show_title and table.title:
         title = KinsokuParagraph(bold(table.title), replace(styles.body, space_after=3.0, space_before=4.0),
@@ -206,7 +214,8 @@ def aid_table_flowables(table: AidTable, fontset: FontSet, styles: RulebookStyle
         title.keepWithNext = 1
         flowables.append(title)
     rows = [tuple(regular(c) for c in table.header), *[tuple(regular(c) for c in row) for row in table.rows]]
-    flowables.append(grid_table(rows, fontset, styles.table, width, fill=True, first_column_bold=True))
+    flowables.append(grid_table(rows, fontset, styles.table, width, fill=True, first_column_bold=True,
+                                fill_from=fill_from))
     for note in table.notes:
         flowables.append(KinsokuParagraph(regular(note), replace(styles.small, space_before=2.0), fontset))
     flowables.append(Spacer(1, styles.body.space_after))
