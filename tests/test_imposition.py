@@ -30,7 +30,7 @@ def approx_rect(rect: Rect, x: float, y: float, w: float, h: float, tol: float =
 
 def test_presets_and_custom_sizes() -> None:
     assert (POKER.width_mm, POKER.height_mm) == (63.5, 88.9)
-    assert parse_card_size("Bridge") == CardSize(57.2, 88.9, "bridge")
+    assert parse_card_size("Bridge") == CardSize(57.15, 88.9, "bridge")  # 2.25 × 3.5 in
     assert parse_card_size("63 x 88 mm") == CardSize(63.0, 88.0)
     assert parse_card_size([70, 120]) == CardSize(70.0, 120.0)
     assert parse_card_size("poker", orientation="landscape") == CardSize(88.9, 63.5, "poker")
@@ -101,8 +101,8 @@ def test_a4_poker_columns_need_6_mm_more_to_separate() -> None:
 
 
 def test_mini_on_a4_turns_the_page_for_18_cards() -> None:
-    # Portrait: 4 × 44.5 (+ 3 × 6) = 196 ≤ 200 and 4 × 63.5 (+ 18) = 272 ≤ 287: 16 cards, 5 columns
-    # would need 222.5.  Landscape (297 × 210): 6 × 44.5 = 267 ≤ 287 and 3 × 63.5 = 190.5 ≤ 200:
+    # Portrait: 4 × 44.45 (+ 3 × 6) = 195.8 ≤ 200 and 4 × 63.5 (+ 18) = 272 ≤ 287: 16 cards, 5 columns
+    # would need 222.25.  Landscape (297 × 210): 6 × 44.45 = 266.7 ≤ 287 and 3 × 63.5 = 190.5 ≤ 200:
     # 18 cards, abutting (6 separated columns need 297 > 287; 3 separated rows need 202.5 > 200).
     plan = plan_sheet(A4, CARD_SIZES["mini"])
     assert (plan.paper.orientation, plan.cols, plan.rows) == ("landscape", 6, 3)
@@ -112,7 +112,7 @@ def test_mini_on_a4_turns_the_page_for_18_cards() -> None:
 
 
 def test_bridge_and_square_on_a4() -> None:
-    # Bridge, landscape: 5 × 57.2 = 286 ≤ 287 (abutting), rows 2 × 88.9 + 6 = 183.8 ≤ 200 (separate).
+    # Bridge, landscape: 5 × 57.15 = 285.75 ≤ 287 (abutting), rows 2 × 88.9 + 6 = 183.8 ≤ 200 (separate).
     # Portrait only holds 3 × 3 = 9.
     bridge = plan_sheet(A4, CARD_SIZES["bridge"])
     assert (bridge.paper.orientation, bridge.cols, bridge.rows) == ("landscape", 5, 2)

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from pnp.cli import cli
 from pnp.commands.new_from_pictures import card_id, natural_key
 
-BRIDGE_LANDSCAPE_WITH_BLEED = (1121, 747)  # (88.9 + 6) × (57.2 + 6) mm at 300 dpi
+BRIDGE_LANDSCAPE_WITH_BLEED = (1121, 746)  # (88.9 + 6) × (57.15 + 6) mm at 300 dpi
 
 
 def picture(path: Path, size: tuple[int, int], colour: str) -> None:
@@ -35,14 +35,14 @@ def test_a_folder_of_pictures_becomes_a_deck_that_builds(tmp_path: Path) -> None
     (art / ".hidden.png").write_bytes(b"")
     code, output = run(tmp_path, "new", "art-deck", "--images", str(art))
     assert code == 0, output
-    assert "from 3 picture(s): size bridge, landscape, from the pictures' 1121 × 747 px" in output
+    assert "from 3 picture(s): size bridge, landscape, from the pictures' 1121 × 746 px" in output
     assert "back: images/Back.png" in output
     game = tmp_path / "data" / "art-deck"
     assert (game / "cards" / "deck.csv").read_text(encoding="utf-8").splitlines() == [
         "id,count,image", "card-2,1,images/card 2.png", "card-10,1,images/card 10.png",
         "dragon-card,1,images/Dragon Card.png"]
     manifest = game / "game.toml"
-    assert 'size = "88.9x57.2"' in manifest.read_text(encoding="utf-8")
+    assert 'size = "88.9x57.15"' in manifest.read_text(encoding="utf-8")
     assert 'back = "picture-back"' in manifest.read_text(encoding="utf-8")
     assert sorted(p.name for p in (game / "rules").iterdir()) == ["en.md"]  # rule texts to fill in
     code, output = run(tmp_path, "check", "art-deck")

@@ -7,8 +7,8 @@ from typing import Any
 
 CARD_PRESETS: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
-    "bridge": (57.2, 88.9),
-    "mini": (44.5, 63.5),
+    "bridge": (57.15, 88.9),  # 2.25 × 3.5 in, as the US printers make them
+    "mini": (44.45, 63.5),  # 1.75 × 2.5 in
     "tarot": (70.0, 120.0),
     "square": (70.0, 70.0),
 }

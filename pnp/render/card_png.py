@@ -9,6 +9,7 @@ prints.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -16,11 +17,13 @@ from PIL import Image, ImageDraw, ImageFont
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.model.game import Game
+from pnp.diagnostics import DataError
+from pnp.model.game import Game, where
 from pnp.records import record
 from pnp.render.deck import BoundComponent, DeckRenderer, make_painter
 from pnp.render.faces import TextIssue
 from pnp.render.fonts import FontSet
+from pnp.render.paper import MM_PER_INCH
 from pnp.write.atomic import atomic_write
 
 DPI = 300
@@ -32,6 +35,12 @@ CONTACT_CARD_WIDTH_PX = 240
 class PngResult:
     written: tuple[Path, ...]
     issues: tuple[TextIssue, ...]
+
+
+def printed_cards(bound: BoundComponent) -> BoundComponent:
+    """The cards a print service gets: a card counted 0 is in the list but not in the deck, and the
+    singles PDF leaves it out too."""
+    return replace(bound, cards=tuple(card for card in bound.cards if card.card.count > 0))
 
 
 def card_pages_pdf(game: Game, bound: BoundComponent, fontset: FontSet,
@@ -54,45 +63,72 @@ def card_pages_pdf(game: Game, bound: BoundComponent, fontset: FontSet,
     return buffer.getvalue(), renderer.issues
 
 
+def pixels(length_mm: float) -> int:
+    """A length at 300 dpi, to the nearest pixel: 69.85 mm (2.75 in) is the 825 px print services ask for."""
+    return round(length_mm / MM_PER_INCH * DPI)
+
+
 def write_card_pngs(game: Game, bound: BoundComponent, fontset: FontSet, bleed_mm: float,
                     folder: Path) -> PngResult:
+    """``folder``/<card id>.png and its back, and ``<folder>-contact-sheet.png`` beside the folder, so the
+    folder holds only what a print service should get. PNGs of cards no longer there are removed."""
+    bound = printed_cards(bound)
+    width, height = bound.component.trim_mm
+    size = (pixels(width + 2 * bleed_mm), pixels(height + 2 * bleed_mm))
     data, issues = card_pages_pdf(game, bound, fontset, bleed_mm)
     document = pdfium.PdfDocument(data)
-    written = []
-    thumbnails = []
+    pages = [_rendered(document, index, size) for index in range(len(document))]
+    document.close()
+    count = len(bound.cards)
+    faces = {f"{card.card.id}.png": image for card, image in zip(bound.cards, pages[:count], strict=True)}
+    pictures = {**faces, **_backs(bound, pages[count:])}
+    _refuse_colliding_names(bound, list(faces), list(pictures)[len(faces):], folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for index, card in enumerate(bound.cards):
-        image = document[index].render(scale=DPI / 72).to_pil().convert("RGB")
-        path = folder / f"{card.card.id}.png"
-        _save_png(image, path)
-        written.append(path)
-        thumbnails.append((card.card.id, card.card.count, image))
-    written.extend(_write_backs(document, bound, folder))
-    contact = folder / "contact-sheet.png"
+    written = []
+    for name, image in pictures.items():
+        _save_png(image, folder / name)
+        written.append(folder / name)
+    for stale in folder.glob("*.png"):
+        if stale.name not in pictures:
+            stale.unlink(missing_ok=True)
+    contact = folder.with_name(f"{folder.name}-contact-sheet.png")
+    thumbnails = [(card.card.id, card.card.count, image) for card, image in zip(bound.cards, pages, strict=False)]
     _save_png(contact_sheet(thumbnails, fontset), contact)
     written.append(contact)
-    document.close()
     return PngResult(tuple(written), tuple(issues))
 
 
-def _write_backs(document: pdfium.PdfDocument, bound: BoundComponent, folder: Path) -> list[Path]:
+def _rendered(document: pdfium.PdfDocument, index: int, size: tuple[int, int]) -> Image.Image:
+    """A page at 300 dpi, cut to ``size``: pdfium rounds a page's pixels up, so 69.85 mm gave 826 px."""
+    image = document[index].render(scale=DPI / 72).to_pil().convert("RGB")
+    if image.size != size:
+        image = image.crop((0, 0, min(size[0], image.width), min(size[1], image.height)))
+    return image
+
+
+def _backs(bound: BoundComponent, backs: list[Image.Image]) -> dict[str, Image.Image]:
     """The backs, which print-on-demand services ask for beside the faces: ``back.png`` when every card
     has the same back (the usual deck), else ``<card id>.back.png`` for each card."""
-    count = len(bound.cards)
-    backs = [document[count + index].render(scale=DPI / 72).to_pil().convert("RGB") for index in range(count)]
     if not backs:
-        return []
+        return {}
     if all(back.tobytes() == backs[0].tobytes() for back in backs[1:]):
         named_back = any(card.card.id == "back" for card in bound.cards)  # its face is back.png
-        path = folder / ("back.back.png" if named_back else "back.png")
-        _save_png(backs[0], path)
-        return [path]
-    paths = []
-    for card, back in zip(bound.cards, backs, strict=True):
-        path = folder / f"{card.card.id}.back.png"
-        _save_png(back, path)
-        paths.append(path)
-    return paths
+        return {"back.back.png" if named_back else "back.png": backs[0]}
+    return {f"{card.card.id}.back.png": back for card, back in zip(bound.cards, backs, strict=True)}
+
+
+def _refuse_colliding_names(bound: BoundComponent, faces: list[str], backs: list[str], folder: Path) -> None:
+    """Two cards whose files would have one name, or names that differ only in case (one file on macOS,
+    Windows and in a zip for upload): the second silently overwrote the first ('x' and 'x.back' with
+    backs of their own, or 'Ace' and 'ace')."""
+    seen: dict[str, str] = {}
+    for name in [*faces, *backs]:
+        key = name.casefold()
+        if key in seen:
+            raise DataError(f"component {bound.component.id!r}: the PNG files {seen[key]} and {name} are the same "
+                            f"file in {folder.name}/ on most systems (card ids that differ only in case, or one "
+                            "that ends in .back)", *where(bound.component.source), fix="rename one of the cards")
+        seen[key] = name
 
 
 def contact_sheet(cards: list[tuple[str, int, Image.Image]], fontset: FontSet) -> Image.Image:
