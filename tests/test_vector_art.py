@@ -96,3 +96,46 @@ def test_a_cards_own_svg_in_error_is_reported_at_its_row(tmp_path: Path) -> None
     errors = [line for line in result.output.splitlines() if ": error: " in line]
     assert len(errors) == 1, result.output
     assert "/deck/cards/deck.csv:3: error: card 'b': image 'images/b.svg': SVG b.svg contains text" in errors[0]
+
+
+def _embedded_png(colour: tuple[int, int, int]) -> str:
+    import base64
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (20, 28), colour).save(buffer, format="PNG")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def test_a_picture_embedded_in_svg_art_is_drawn(game: Path, tmp_path: Path) -> None:
+    """What Inkscape writes with 'embed image': renderPDF put it inline, which reportlab cannot do with
+    binary streams, and the build ended in a TypeError traceback."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" '
+           'height="140" viewBox="0 0 100 140"><image x="0" y="0" width="100" height="140" '
+           f'xlink:href="data:image/png;base64,{_embedded_png((20, 160, 40))}"/></svg>')
+    use(game, "photo.svg", svg)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", "svg-game", "--what", "cards", "--paper", "a4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    pdf = out / "svg-game" / "en" / "a4" / "cards-deck.pdf"
+    xobjects = PdfReader(pdf).pages[0]["/Resources"]["/XObject"]
+    assert [x for x in xobjects.values() if x.get_object()["/Subtype"] == "/Image"]
+    document = pdfium.PdfDocument(pdf)
+    image = document[0].render(scale=100 / 72).to_pil().convert("RGB")
+    document.close()
+    x_mm, y_mm = 9.75 + 63.5 / 2, 297 - (15.15 + 2 * 88.9 + 88.9 / 2)
+    assert image.getpixel((round(x_mm * 100 / 25.4), round(y_mm * 100 / 25.4))) == (20, 160, 40)
+
+
+@pytest.mark.parametrize("href", ["linked.png", "https://example.com/a.png", "data:image/gif;base64,R0lGOD"])
+def test_a_picture_the_svg_only_links_to_is_an_error(game: Path, href: str) -> None:
+    """It was left out of the print, with nothing said but svglib's log line."""
+    (game / "art" / "linked.png").write_bytes(b"")
+    use(game, "linked.svg", '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                            f'width="100" height="140"><image width="100" height="140" xlink:href="{href}"/></svg>')
+    result = CliRunner().invoke(cli, ["check", "svg-game"])
+    assert result.exit_code == 1
+    assert "SVG linked.svg links to a picture pnp cannot draw" in result.output
+    assert "embed the picture as PNG or JPEG" in result.output

@@ -56,6 +56,7 @@ def parse_svg(data: bytes, what: str, file: Path | None) -> Drawing:
                         "save it again from your drawing program") from None
     if not root.tag.endswith("svg"):
         raise DataError(f"{what} is not an SVG file (its root element is <{root.tag}>)", file)
+    refuse_linked_pictures(root, what, file)
     try:
         drawing = svg2rlg(io.BytesIO(data))
     except Exception as exc:  # svglib raises many kinds of errors on bad input
@@ -65,6 +66,26 @@ def parse_svg(data: bytes, what: str, file: Path | None) -> Drawing:
                         "give the <svg> element a width and height or a viewBox")
     refuse_text(drawing, what, file)
     return drawing
+
+
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+EMBEDDED_PICTURE = ("data:image/png;", "data:image/jpeg;", "data:image/jpg;")
+
+
+def refuse_linked_pictures(root: Any, what: str, file: Path | None) -> None:
+    """A picture the SVG only links to (a file beside it, a web address) or embeds in a form svglib cannot
+    draw (GIF, SVG) was left out of the print, with nothing said but svglib's log line: refuse it."""
+    for element in root.iter():
+        if not (isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "image"):
+            continue
+        href = (element.get(XLINK_HREF) or element.get("href") or "").strip()
+        if href.lower().startswith(EMBEDDED_PICTURE):
+            continue
+        shown = href if len(href) <= 60 else href[:40] + "…"
+        raise DataError(f"{what} links to a picture pnp cannot draw ({shown or 'no address'}): only pictures "
+                        "embedded in the SVG as PNG or JPEG are drawn", file, None,
+                        "embed the picture as PNG or JPEG (Inkscape: Extensions > Images > Embed Images), or "
+                        "place it as a layout image element of its own")
 
 
 def refuse_text(drawing: Drawing, what: str, file: Path | None) -> None:
@@ -102,5 +123,25 @@ def draw_svg(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float,
         # renderPDF starts from Helvetica unless told otherwise: an unembedded font a print shop rejects
         drawing.initialFontName = canvas._fontname
         drawing.initialFontSize = canvas._fontsize
-        renderPDF.draw(drawing, canvas, 0, 0)
+        _renderer().draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0)
     canvas.restoreState()
+
+
+def _renderer() -> Any:
+    """renderPDF's renderer, but a picture the SVG embeds goes in as an image object of its own.
+
+    renderPDF writes it inline in the page's content, which reportlab can only do with ASCII85 encoding:
+    with that off (binary streams, pnp/render/__init__.py) every SVG holding a picture ended the build
+    with a TypeError. An image object also carries the picture's transparency, which inline images lose.
+    """
+    from reportlab.graphics.renderPDF import _PDFRenderer
+    from reportlab.lib.utils import ImageReader
+
+    class PictureObjects(_PDFRenderer):
+        def drawImage(self, image: Any) -> None:  # noqa: N802 - reportlab's name
+            picture = image.path
+            if picture is not None and hasattr(picture, "mode"):  # svglib hands over a PIL image
+                self._canvas.drawImage(ImageReader(picture), image.x, image.y, image.width, image.height,
+                                       mask="auto")
+
+    return PictureObjects()
