@@ -139,3 +139,25 @@ def test_a_picture_the_svg_only_links_to_is_an_error(game: Path, href: str) -> N
     assert result.exit_code == 1
     assert "SVG linked.svg links to a picture pnp cannot draw" in result.output
     assert "embed the picture as PNG or JPEG" in result.output
+
+
+GRADIENT = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="140" viewBox="0 0 100 140">'
+            '<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#c02422"/>'
+            '<stop offset="1" stop-color="#c02422"/></linearGradient></defs>'
+            '<rect width="100" height="140" fill="url(#g)"/></svg>')
+
+
+def test_a_gradient_in_art_drawn_on_every_card_keeps_its_colour(game: Path, tmp_path: Path) -> None:
+    """Art repeated from card to card is drawn once as a form, whose resources lacked the gradient's
+    shading: from the second card on, the singles PDF printed it black."""
+    use(game, "frame.svg", GRADIENT)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", "svg-game", "--what", "singles", "--lang", "en", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    document = pdfium.PdfDocument(out / "svg-game" / "en" / "singles" / "cards-deck.pdf")
+    centres = []
+    for index in (0, 2, 4):  # the fronts of the first three cards (each followed by its back)
+        image = document[index].render(scale=1).to_pil().convert("RGB")
+        centres.append(image.getpixel((image.width // 2, image.height // 2)))
+    document.close()
+    assert centres == [(0xC0, 0x24, 0x22)] * 3
