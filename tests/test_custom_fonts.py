@@ -80,9 +80,13 @@ def test_a_symbol_missing_from_the_game_fonts_stops_the_build(game: Path, tmp_pa
 
 
 @pytest.mark.parametrize("command", ["check", "build"])
+@pytest.mark.parametrize("damage", ["renamed", "cut short"])
 def test_a_file_that_is_no_font_is_an_error_at_its_line_not_a_traceback(game: Path, tmp_path: Path,
-                                                                         command: str) -> None:
-    (game / "fonts" / "VeraBd.ttf").write_bytes(b"not a font, a text file renamed")
+                                                                         command: str, damage: str) -> None:
+    """A font cut short (a download that stopped) opened, and its first table read past the end was a
+    fontTools traceback in check and build alike."""
+    font = game / "fonts" / "VeraBd.ttf"
+    font.write_bytes(b"not a font, a text file renamed" if damage == "renamed" else font.read_bytes()[:5000])
     args = [command, "vera-game"] + (["--out", str(tmp_path / "out")] if command == "build" else [])
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 1, result.output

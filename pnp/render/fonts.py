@@ -293,9 +293,11 @@ def _tables(path: Path) -> dict[str, tuple[int, int]]:
     """The font's table directory, with fontTools' words for a file that is not a usable font."""
     try:
         return table_directory(path)
-    except SfntError:
-        _open_font(path)  # raises the DataError that names the problem
-        raise
+    except SfntError as exc:
+        _open_font(path)  # raises the DataError in fontTools' words, for a file that is no font at all
+        # a font cut short (a download or copy that stopped) opens, and failed at its first table read
+        raise DataError(f"{path} is not a usable font: {exc}", file=path,
+                        fix="the file is damaged or cut short: copy or download it again") from exc
     except OSError as exc:
         raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
 
@@ -328,6 +330,7 @@ def _cmap_ranges(path: Path) -> list[tuple[int, int]]:
     try:
         ranges = _parse_ranges(stored.read_text(encoding="ascii"))
     except (OSError, ValueError):
+        _tables(key)  # a file cut short is refused here, before fontTools meets its end in a table
         font = _open_font(key)
         ranges = _as_ranges(sorted(font.getBestCmap() or {}))
         write_bytes_cache(stored, " ".join(f"{start:x}-{end:x}" for start, end in ranges).encode("ascii"))
