@@ -180,6 +180,21 @@ def test_a_short_bracketed_card_notation_stays_on_one_line() -> None:
     assert english == ["play", "[4 red △]", "then"]
 
 
+@pytest.mark.parametrize(("source", "kept", "width"), [
+    (source, kept, width)
+    for source, kept in (("プレイ人数は1〜10人です。", "1〜10"), ("人数は2～4人のゲーム。", "2～4"),
+                         ("そして……次の人へ。", "……"), ("待て‥‥そこだ。", "‥‥"))
+    for width in (3, 4, 5, 6, 7)])
+def test_wave_dashes_and_ellipses_never_start_a_line_and_a_range_stays_whole(source: str, kept: str,
+                                                                              width: float) -> None:
+    """A Japanese designer's rulebook printed "1" at a line's end and "〜10人" under it, and lines starting
+    with 〜 or …: JIS X 4051 keeps wave dashes and ellipses off a line's start."""
+    lines = texts(source, width)
+    assert "".join(lines) == source
+    assert not [line for line in lines[1:] if line[0] in "〜～…‥"], lines
+    assert [line for line in lines if kept in line], lines
+
+
 @pytest.mark.parametrize(("source", "width", "lines"), [
     # 12 characters fit (6.0 wide): "so 12 + 9 +" would fit, and left "3" to start the next line
     ("so 12 + 9 + 3 makes 24 opt", 6.0, ["so", "12 + 9 + 3", "makes 24 opt"]),

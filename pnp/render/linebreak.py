@@ -37,6 +37,7 @@ from pnp.records import record
 
 NO_START = frozenset(
     "、。，．・：；？！ー」』）］｝〕〉》】〙〗〟ゝゞヽヾ々〻‼⁇⁈⁉"
+    "〜～…‥゛゜"  # wave dashes and ellipses (JIS X 4051's hyphens and inseparables), sound marks
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
     "),.;:!?]}%’”»｣､｡･％"
 )
@@ -179,8 +180,8 @@ def _words_and_cjk(text: str) -> Iterator[tuple[_Kind, int, int]]:
 
 
 #: signs a sum is written with: "12 + 9 + 3" stays on one line ("12 + 9 +" then "3" read as a broken
-#: sentence), and Japanese "＋1" keeps its sign
-MATH_SIGNS = frozenset("+-−=×÷＋－＝")
+#: sentence), and Japanese "＋1" keeps its sign; so does a range, "1〜10人" (not "1〜" then "10人")
+MATH_SIGNS = frozenset("+-−=×÷＋－＝〜～")
 
 
 def _in_a_sum(before: _Atom, after: _Atom) -> bool:
