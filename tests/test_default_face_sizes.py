@@ -71,3 +71,31 @@ def test_every_character_is_on_its_card_and_none_on_another(singles: Path, size:
                 up = min(one[3], other[3]) - max(one[1], other[1])
                 assert across <= 0.3 or up <= 0.3, (size, index, one, other)
     document.close()
+
+
+def _overlapping(boxes: list[tuple[float, float, float, float]]) -> list[tuple]:
+    return [(one, other) for i, one in enumerate(boxes) for other in boxes[i + 1:]
+            if min(one[2], other[2]) - max(one[0], other[0]) > 0.3
+            and min(one[3], other[3]) - max(one[1], other[1]) > 0.3]
+
+
+def test_a_long_text_ends_above_the_upside_down_index(tmp_path: Path) -> None:
+    """A Japanese designer's 60-character effect on a poker card printed its fourth line under the turned
+    corner index: on a card tall enough for that index, a text and the name above it move up instead."""
+    data = tmp_path / "data"
+    assert CliRunner().invoke(cli, ["new", "--data", str(data), "long"]).exit_code == 0
+    cards = data / "long" / "cards" / "deck.csv"
+    effect = ("このカードでトリックに勝ったら、好きなプレイヤー1人を選び、"
+              "そのプレイヤーの獲得したカードから1枚を選んで自分のものにする。")
+    rows = cards.read_text(encoding="utf-8").splitlines()
+    rows = [rows[0] + ",text.en"] + [row + (f",{effect}" if row.startswith("red-2,") else ",") for row in rows[1:]]
+    cards.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", str(data), "long", "--what", "singles", "--lang", "en",
+                                      "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    document = pdfium.PdfDocument(tmp_path / "out" / "long" / "en" / "singles" / "cards-deck.pdf")
+    face = document[2].get_textpage()  # red-2's face: pages are front, back for each card
+    assert "自分のものにす" in face.get_text_range()
+    boxes = [face.get_charbox(i) for i in range(face.count_chars()) if not face.get_text_range(i, 1).isspace()]
+    document.close()
+    assert _overlapping(boxes) == []

@@ -16,6 +16,8 @@ then look at every image before keeping it. How each golden was checked when it 
   stripe down the left edge into the bleed; bold red "7" index top left with a red heart under it; big
   red "7" centred; "Red seven" in grey under it; a thin grey rule; "Gain 2 <coin icon> and **draw** a
   card." with "draw" in bold and the coin icon on the baseline; an upside-down red "7" near the bottom.
+  Made again (eleventh session, looked at beside the old one): the big "7", the name, the rule and the
+  text sit 10.5 mm higher, so a text of four lines ends above the upside-down "7", not under it.
   Seen and reported, not fixed: the upside-down index sits about 15 mm from the right edge instead of in
   the corner (its box is right-aligned, which after the 180° turn puts the digits at the box's left
   end), and the white heart meant for the stripe sits at x = 4.2 mm, half off the 6.5 mm stripe, so
