@@ -6,6 +6,7 @@ said at the test.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,16 @@ def test_a_paper_in_inches_written_as_millimetres_gets_the_millimetres() -> None
     result = CliRunner().invoke(cli, ["build", "--paper", "13x19"])
     assert result.exit_code == 2
     assert "if you meant 13 × 19 in, write --paper 330x483" in result.output
+
+
+def test_new_elsewhere_names_the_game_so_the_next_command_finds_it(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pnp new hanabatake --data games` said "then run 'pnp check hanabatake'", which answered "no game
+    'hanabatake' in ./data"; its game.toml said the same."""
+    monkeypatch.chdir(tmp_path)
+    made = CliRunner().invoke(cli, ["new", "hanabatake", "--data", "games"])
+    assert made.exit_code == 0, made.output
+    said = re.search(r"then run 'pnp check ([^']+)'", made.output)
+    assert said is not None and said.group(1) == "games/hanabatake"
+    assert f"`pnp check {said.group(1)}`" in (tmp_path / "games" / "hanabatake" / "game.toml").read_text("utf-8")
+    assert CliRunner().invoke(cli, ["check", said.group(1)]).exit_code == 0

@@ -14,7 +14,7 @@ import click
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.diagnostics import clipped
-from pnp.load.game_folder import GAME_ID, data_dir, enclosing_game
+from pnp.load.game_folder import GAME_ID, data_dir, enclosing_game, game_argument
 from pnp.model.build import LANGUAGE_CODE
 from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
@@ -70,6 +70,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     starter = templates_root() / "new-game"
     context = {
         "game_id": game_id,
+        "check_name": game_argument(folder),  # how the commands in its comments name it from here
         "languages": list(dict.fromkeys(languages)) or ["en"],
         "title": game_id.replace("-", " ").title(),
         "year": datetime.date.today().year,
@@ -104,15 +105,16 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    named = game_argument(folder)  # its id under ./data, else its path: "pnp check x" said no game x
     if deck is not None:
         back = f"back: images/{deck.back}" if deck.back else "the default back (no back.png among them)"
         rules = ", and rules/*.md for the rulebook" if rule_texts else ""
         click.echo(f"created {folder} from {len(deck.cards)} picture(s): size {deck.size_note}; {back}. "
-                   f"Run 'pnp build {game_id}' for the sheets; edit game.toml and cards/deck.csv for counts, "
+                   f"Run 'pnp build {named}' for the sheets; edit game.toml and cards/deck.csv for counts, "
                    f"names and players{rules}")
         return 0
     edit = "game.toml, cards/deck.csv" + (" and rules/*.md" if rule_texts else "")
-    click.echo(f"created {folder}: edit {edit}, then run 'pnp check {game_id}'")
+    click.echo(f"created {folder}: edit {edit}, then run 'pnp check {named}'")
     return 0
 
 
