@@ -259,6 +259,19 @@ def test_art_drawn_without_bleed_is_one_warning_for_the_deck(tmp_path: Path) -> 
     assert "69.5 × 94.9 mm (821 × 1121 pixels at 300 dpi)" in result.output
 
 
+def test_square_art_gets_no_bleed_warning(tmp_path: Path) -> None:
+    """A square card's art is square with its bleed or without: 898 × 898 px art for a 70 mm card was
+    told to export 898 × 898 pixels, the size it already was."""
+    game = make_game(tmp_path, ["a,2,art/a.png"], 2)
+    manifest = game / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace('size = "poker"', 'size = "square"'),
+                        encoding="utf-8")
+    art(game / "art" / "a.png", (200, 30, 30), size=(898, 898))
+    result = run(tmp_path, "check")
+    assert result.exit_code == 0, result.output
+    assert "drawn without bleed" not in result.output
+
+
 def test_a_deck_of_low_resolution_art_is_one_warning_not_one_per_card(tmp_path: Path) -> None:
     """Seven cards at 146 dpi: one warning for the component, naming four cards and the count, the
     lowest picture and the pixels it needs (five or fewer are still reported card by card)."""

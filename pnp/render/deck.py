@@ -265,6 +265,9 @@ def _warn_art_without_bleed(bound: BoundComponent, report: Report) -> None:
     from pnp.render.images import ART_BLEED_MM
 
     trim_w, trim_h = bound.component.trim_mm
+    bleed_ratio = (trim_w + 2 * ART_BLEED_MM) / (trim_h + 2 * ART_BLEED_MM)
+    if abs(bleed_ratio / (trim_w / trim_h) - 1) < NO_BLEED_TOLERANCE:
+        return  # a square card's art has its proportions with bleed or without: nothing tells them apart
     cards = [card.card.id for card in bound.cards for element in card.face
              if element.type == "image" and element.values.get("bleed") and not element.values.get("vector")
              and _fills_card(element.values, bound.component)
