@@ -571,6 +571,10 @@ OUT_OF_RANGE = {
     "x-written": (RECT.replace("x = 5", "x = 1e300"), 5, ("x = 1e+300 is out of range",)),
     "x-computed": (RECT.replace("x = 5", 'x = "1e308 * 10"'), 5, ("gives inf, which is out of range",)),
     "w-computed": (RECT.replace("w = 10", 'w = "width - 100"'), 7, ("gives -36.5, which must be positive",)),
+    # lines printed over each other, or the second above the box (a designer's find)
+    "leading-zero": (text_element("a long text that wraps onto a second line", 'leading = 0\n'), ELEMENT_LINE + 2,
+                     ("leading = 0 is too tight: the lines would print over each other",)),
+    "leading-negative": (text_element("x", 'leading = -3\n'), ELEMENT_LINE + 2, ("leading = -3 is too tight",)),
 }
 
 

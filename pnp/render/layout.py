@@ -81,6 +81,8 @@ POSITIVE_KEYS = ("w", "h", "size", "min_size", "stroke_width", "spacing")
 #: a pattern repeats at most this finely (mm): a finer one prints as a grey, and drawing a
 #: 0.001 mm repeat over a card would take hours
 FINEST_SPACING = 1.0
+#: line spacing, as a multiple of the text size: tighter, the lines of a box print over each other
+TIGHTEST_LEADING = 0.5
 
 
 def number_problem(key: str, value: float) -> str | None:
@@ -92,6 +94,8 @@ def number_problem(key: str, value: float) -> str | None:
         return "must be positive"
     if key == "spacing" and value < FINEST_SPACING:
         return f"is finer than a pattern can repeat (at least {FINEST_SPACING:g} mm)"
+    if key == "leading" and value < TIGHTEST_LEADING:
+        return f"is too tight: the lines would print over each other (at least {TIGHTEST_LEADING:g} times the size)"
     return None
 
 
