@@ -680,3 +680,15 @@ def test_mistakes_that_had_no_fix_line_get_one(game: NewGame) -> None:
     lines = output.splitlines()
     for error in errors:  # every error is followed by its fix
         assert lines[lines.index(error) + 1].startswith("    fix: "), error
+
+
+def test_a_picture_box_of_negative_width_is_one_error_and_no_dpi_warning(game: NewGame) -> None:
+    """The error came with a warning that the art 'prints at -300 dpi' and a fix asking for -608 pixels."""
+    (game.folder / "art").mkdir()
+    Image.new("RGB", (608, 473), (200, 30, 30)).save(game.folder / "art" / "p.png")
+    game.write_layout(f'{LAYOUT_HEAD}[[element]]\ntype = "image"\nsrc = "art/p.png"\nx = 5\ny = 5\nw = -51.5\n'
+                      'h = 40\n')
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 5}, "w = -51.5 must be positive")
+    assert "dpi" not in result.output

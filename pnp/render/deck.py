@@ -216,6 +216,8 @@ def _warn_low_resolution(game: Game, bound: BoundComponent, report: Report) -> N
     found = []
     for card, values in raster_art(bound):
         box = _printed_box_mm(values, bound.component)
+        if min(box) <= 0:
+            continue  # a box of no size is the layout's error, said already ("-300 dpi" said it again)
         dpi = printed_dpi(values["pixel_size"], box, values.get("fit", "cover"))
         if dpi < MIN_DPI - 0.5:
             found.append((card, _in_game(game, values["src"]), dpi, box))
