@@ -81,8 +81,10 @@ def test_a_note_after_a_heading_id_is_allowed() -> None:
 
 
 @pytest.mark.parametrize(("heading", "message", "fix"), [
-    ("## Overview {#1overview}", "'1overview' is no section id: an id starts with a letter", "{#overview}"),
+    ("## Overview {#1overview}", "'1overview' is no section id: an id starts with a Latin letter", "{#overview}"),
     ("## Overview {#Over view}", "'Over view' is no section id", "{#Over-view}"),
+    # 準 is a letter, just not a Latin one: "starts with a letter" left a Japanese writer guessing
+    ("## 準備 {#準備}", "'準備' is no section id: an id starts with a Latin letter (a-z)", "{#setup}"),
     ("## 概要 {＃overview}", "the id '{＃overview}' has a full-width ＃", "write it with a plain #: {#overview}"),
     ("## Overview {#overview} and more", "its id '{#overview}' must end the heading", "('and more') before the id"),
     ("## Overview", "heading 'Overview' has no section id", "e.g. '## Setup {#setup}'"),

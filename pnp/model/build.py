@@ -270,7 +270,8 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
     for component_id, table in tables.items():
         path = ("components", component_id)
         if not SAFE_ID.fullmatch(component_id):  # it names output files: cards-<id>.pdf
-            reader.error(path, f"component id {component_id[:40]!r} must be letters, digits, '-' and '_'",
+            reader.error(path, f"component id {component_id[:40]!r} must be Latin letters (a-z), digits, '-' and '_',"
+                               " as it names output files; card ids and names may be in any script",
                          "rename the [components.<id>] table, e.g. [components.deck]")
             continue
         if not isinstance(table, dict):

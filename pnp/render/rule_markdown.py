@@ -81,8 +81,8 @@ def heading_id_problem(content: str) -> tuple[str, str]:
         return (f"heading {content!r}: the id {written!r} has a full-width ＃",
                 f"write it with a plain #: {{#{cleaned}}}")
     if not re.fullmatch(ID_PATTERN, wanted):
-        return (f"heading {content!r}: {wanted!r} is no section id: an id starts with a letter, then letters, "
-                "digits, '-' or '_'", f"write, e.g., {{#{cleaned}}}, the same in every language")
+        return (f"heading {content!r}: {wanted!r} is no section id: an id starts with a Latin letter (a-z), then "
+                "Latin letters, digits, '-' or '_'", f"write, e.g., {{#{cleaned}}}, the same in every language")
     return (f"heading {content!r}: its id {written!r} must end the heading",
             f"move what follows it ({content[attempt.end():].strip()!r}) before the id")
 
