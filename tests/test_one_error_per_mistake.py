@@ -765,6 +765,24 @@ def test_a_suit_symbol_no_font_has_is_one_error_at_its_line_naming_its_cards(tmp
     assert "no font has U+263E '☾' (LAST QUARTER MOON), written here and printed on 13 card(s): AS, 2S" in on_cards[0]
 
 
+def test_a_character_of_a_cards_own_name_is_said_at_its_row_not_at_a_game_toml_line(tmp_path: Path) -> None:
+    """A card named 残り火 with a font lacking り was pinned to game.toml's terms, which hold a り too."""
+    game = tmp_path / "data" / "take-over-that-job"
+    shutil.copytree(DATA / "take-over-that-job", game)
+    manifest = game / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        'The game belongs to its original author.', 'The game ☾ belongs to its original author.', 1),
+        encoding="utf-8")
+    cards = game / "cards" / "numbers.csv"
+    rows = cards.read_text(encoding="utf-8")
+    cards.write_text(rows.replace("green-1,1,number,,green,1,緑1,Green 1", "green-1,1,number,,green,1,緑1,Green ☾", 1),
+                     encoding="utf-8")
+    row = rows[: rows.index("green-1,1,")].count("\n") + 1
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "take-over-that-job"])
+    errors = [line for line in result.output.splitlines() if ": error: " in line and "☾" in line]
+    assert errors and f"numbers.csv:{row}: error: " in errors[0] and "game.toml" not in errors[0], result.output
+
+
 @pytest.mark.parametrize("game", ["two-ops", "take-over-that-job", "rudy", "gadget-trick"])
 def test_a_rules_toml_that_cannot_be_read_is_one_error(tmp_path: Path, game: str) -> None:
     """It was also "<rules> needs rules.toml", at the game folder, for a file that was there; without that

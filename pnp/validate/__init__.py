@@ -10,7 +10,7 @@ from pnp.diagnostics import CardErrors, Report, listed
 from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
-from pnp.model.game import Component, Game, where
+from pnp.model.game import Card, Component, Game, where
 from pnp.records import record
 from pnp.rules import available, get_rules
 from pnp.rules.base import GameRules
@@ -118,7 +118,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
                         continue
                     if manifest_lines is None:  # read once, only when some character is missing
                         manifest_lines = _manifest_lines(game)
-                    line = _manifest_line(manifest_lines, missing)
+                    line = None if _in_own_data(card.card, missing) else _manifest_line(manifest_lines, missing)
                     if line is None:
                         glyphs.add(no_glyph(missing, text), *where(card.card.source), NO_GLYPH_FIX, card.card.id)
                     else:
@@ -142,6 +142,13 @@ def _manifest_lines(game: Game) -> list[str]:
         return game.manifest.path.read_text(encoding="utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
         return []
+
+
+def _in_own_data(card: Card, missing: set[str]) -> bool:
+    """Whether the card's own row holds one of the characters: then it is said there, not at a game.toml
+    line that happens to share a character (a card named 残り火 was pinned to the terms' り)."""
+    own = "".join([*(text for texts in card.texts.values() for text in texts.values()), *card.fields.values()])
+    return any(char in own for char in missing)
 
 
 def _manifest_line(lines: list[str], missing: set[str]) -> int | None:
