@@ -34,6 +34,13 @@ class Diagnostic:
     #: the other lines one error stands for (a problem shared by many cards): checks that would stumble on
     #: those rows again (the layouts' dry run) leave them out, as they do the row of ``line``
     also_lines: tuple[int, ...] = field(default=(), compare=False)
+    #: the one language a text is missing in (a translation not yet filled in): unless it is the source's,
+    #: only that language's outputs need it, so a build of the others goes on (pnp.commands.build)
+    language: str | None = None
+
+    def only_holds(self, source_language: str) -> str | None:
+        """The translation this error holds up, alone: its language when that is not the source's."""
+        return self.language if self.language not in (None, source_language) else None
 
     def location(self, base: Path | None = None) -> str:
         return location(self.file, self.line, base)
@@ -107,16 +114,17 @@ class Report:
         line: int | None = None,
         fix: str | None = None,
         also_lines: tuple[int, ...] = (),
+        language: str | None = None,
     ) -> None:
         """Once: the same problem at the same line (200 <br> in one table cell) is one entry, not 200."""
-        diagnostic = Diagnostic(level, message, file, line, fix, also_lines)
+        diagnostic = Diagnostic(level, message, file, line, fix, also_lines, language)
         if diagnostic not in self._said:
             self._said.add(diagnostic)
             self.diagnostics.append(diagnostic)
 
     def error(self, message: str, file: Path | None = None, line: int | None = None,
-              fix: str | None = None, also_lines: tuple[int, ...] = ()) -> None:
-        self.add(Level.ERROR, message, file, line, fix, also_lines)
+              fix: str | None = None, also_lines: tuple[int, ...] = (), language: str | None = None) -> None:
+        self.add(Level.ERROR, message, file, line, fix, also_lines, language)
 
     def warning(self, message: str, file: Path | None = None, line: int | None = None,
                 fix: str | None = None) -> None:
@@ -164,31 +172,33 @@ class CardErrors:
     "card 'red-1': unknown colour 'red'".
     """
 
-    _seen: dict[tuple[str, Path | None, str | None], list[tuple[str | None, int | None]]] = field(
+    _seen: dict[tuple[str, Path | None, str | None, str | None], list[tuple[str | None, int | None]]] = field(
         default_factory=dict)
 
     def add(self, message: str, file: Path | None, line: int | None, fix: str | None = None,
-            card: str | None = None) -> None:
-        """``card``: the card's id, where the row has one (a row without one is named by its line)."""
-        self._seen.setdefault((message, file, fix), []).append((card, line))
+            card: str | None = None, language: str | None = None) -> None:
+        """``card``: the card's id, where the row has one (a row without one is named by its line);
+        ``language``: see :attr:`Diagnostic.language`."""
+        self._seen.setdefault((message, file, fix, language), []).append((card, line))
 
     def __bool__(self) -> bool:
         return bool(self._seen)
 
     def report_to(self, report: Report) -> None:
-        for (message, file, fix), hits in self._seen.items():
+        for (message, file, fix, language), hits in self._seen.items():
             cards = [card for card, _ in hits if card is not None]
             lines = [line for _, line in hits if line is not None]
             first = lines[0] if lines else None
             if len(hits) == 1:
-                report.error(f"card {cards[0]!r}: {message}" if cards else message, file, first, fix)
+                report.error(f"card {cards[0]!r}: {message}" if cards else message, file, first, fix,
+                             language=language)
                 continue
             where = f" (lines {listed(line_spans(lines))})" if lines else ""
             if len(cards) == len(hits):
                 report.error(f"{message} on {len(hits)} cards: {listed(cards)}{where}", file, first, fix,
-                             tuple(lines[1:]))
+                             tuple(lines[1:]), language)
             else:
-                report.error(f"{message} on {len(hits)} rows{where}", file, first, fix, tuple(lines[1:]))
+                report.error(f"{message} on {len(hits)} rows{where}", file, first, fix, tuple(lines[1:]), language)
         self._seen.clear()
 
 

@@ -72,3 +72,48 @@ def test_hints_name_a_game_outside_data_by_its_path(data: Path, tmp_path: Path, 
            "elsewhere/two-ops --lang ja --accept overview" in result.output, result.output
     hinted = CliRunner().invoke(cli, ["i18n", "elsewhere/two-ops", "--lang", "ja", "--accept", "overview"])
     assert "two-ops — ja: recorded as translated: overview" in hinted.output  # (the credits are still missing)
+
+
+# card and game.toml texts a translation has not filled in yet: two-ops' source is English
+UNTRANSLATED = {
+    "a card's text": ("cards/deck.csv", "AS,1,pip,spades,black,1,Ace of spades,スペードのエース",
+                      "AS,1,pip,spades,black,1,Ace of spades,", "missing translation name.ja"),
+    "the subtitle": ("game.toml", 'ja = "ふたつの演算で目標をめざせ"', "", "subtitle: missing translation for 'ja'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNTRANSLATED))
+def test_a_text_not_yet_translated_stops_that_language_only(tmp_path: Path, case: str) -> None:
+    """A Japanese-first designer could not print the Japanese cards until every English text was in:
+    a missing translation stopped the whole game, whichever language was asked for."""
+    file, old, new, message = UNTRANSLATED[case]
+    folder = tmp_path / "data" / "two-ops"
+    shutil.copytree(TWO_OPS, folder)
+    path = folder / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["build", "--data", str(tmp_path / "data"), "two-ops", "--what", "cards", "--paper", "a4",
+            "--out", str(out)]
+    source_only = CliRunner().invoke(cli, [*args, "--lang", "en"])
+    assert source_only.exit_code == 0, source_only.output
+    assert message not in source_only.output and (out / "two-ops" / "en" / "a4" / "cards-deck.pdf").is_file()
+    both = CliRunner().invoke(cli, args)
+    assert both.exit_code == 1
+    assert message in both.output and "two-ops: ja not built — fix the errors above" in both.output
+    assert not (out / "two-ops" / "ja").exists()
+    checked = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "two-ops"])
+    assert checked.exit_code == 1 and message in checked.output  # still an error to fix
+
+
+def test_a_text_missing_in_the_source_language_still_stops_everything(tmp_path: Path) -> None:
+    folder = tmp_path / "data" / "two-ops"
+    shutil.copytree(TWO_OPS, folder)
+    cards = folder / "cards" / "deck.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "AS,1,pip,spades,black,1,Ace of spades,", "AS,1,pip,spades,black,1,,", 1), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--data", str(tmp_path / "data"), "two-ops", "--what", "cards",
+                                      "--paper", "a4", "--lang", "ja", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "missing translation name.en" in result.output
+    assert "two-ops: not built" in result.output

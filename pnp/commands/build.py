@@ -11,7 +11,7 @@ import click
 
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
-from pnp.diagnostics import Report
+from pnp.diagnostics import Diagnostic, Level, Report
 from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
 from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.build import load_game
@@ -204,13 +204,26 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
         # what check_folder does, on the game loaded above; rule texts only when a rulebook is wanted
         texts = Report()
         rules, _ = check_game(game, report, layouts=False, rule_texts="rules" in what, text_report=texts)
-    if report.errors or game is None or rules is None:
+    held = _translations_held(game, report) if game is not None else {}
+    asked: list[str] = []  # of the languages asked for, those a translation in progress holds up
+    if game is not None and held:  # texts missing in a translation only: the other languages are built
+        asked = [lang for lang in languages if lang in held]
+        for lang in asked:
+            for diagnostic in held[lang]:
+                click.echo(diagnostic.format(Path.cwd()), err=True)
+        languages = tuple(lang for lang in languages if lang not in held)
+        if asked and languages:
+            click.echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
+                       f"{game_argument(folder)}); the rest is built", err=True)
+        report = Report([d for d in report.diagnostics if not (d.level is Level.ERROR and d.only_holds(
+            game.source_language))])
+    if report.errors or game is None or rules is None or (asked and not languages):
         for diagnostic in report.errors:
             click.echo(diagnostic.format(Path.cwd()), err=True)
         click.echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True)
         return None
     blocked = _rulebooks_in_error(game, texts, languages)
-    whole = not blocked
+    whole = not blocked and not asked
     if blocked:
         for diagnostic in texts.errors:
             if blocked is ALL_LANGUAGES or _translation_of(game, diagnostic.file) in blocked:
@@ -289,6 +302,19 @@ def _translation_of(game: Game, file: Path | None) -> str | None:
         return None
     lang = file.name.removesuffix(SOURCES_SUFFIX).removesuffix(".md")
     return lang if lang in game.languages and lang != game.source_language else None
+
+
+def _translations_held(game: Game, report: Report) -> dict[str, list[Diagnostic]]:
+    """The errors that hold up one translation only (a text not yet translated), by language; none when
+    any other error stops the whole game anyway. A Japanese-first designer could not print the
+    Japanese cards until every English text was in."""
+    held: dict[str, list[Diagnostic]] = {}
+    for diagnostic in report.errors:
+        lang = diagnostic.only_holds(game.source_language)
+        if lang is None:
+            return {}
+        held.setdefault(lang, []).append(diagnostic)
+    return held
 
 
 def _rulebooks_in_error(game: Game, texts: Report, languages: Iterable[str]) -> frozenset[str]:

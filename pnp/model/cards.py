@@ -89,7 +89,7 @@ def read_cards(table: CsvTable, component: str, fields: tuple[str, ...], game: G
                 for lang in languages:
                     if lang not in present and f"{base}.{lang}" in values:
                         errors.add(f"missing translation {base}.{lang}", table.path, row.line,
-                                   f"fill in the {base}.{lang} column", card_id)
+                                   f"fill in the {base}.{lang} column", card_id, language=lang)
         cards.append(Card(
             id=card_id,
             component=component,
@@ -149,7 +149,8 @@ def _require_language_columns(table: CsvTable, localised: list[str], languages: 
         for lang in languages:
             if f"{base}.{lang}" not in table.header:
                 report.error(f"column {base}.{lang} is missing: every language needs its own {base}",
-                             table.path, header_line, f"add a {base}.{lang} column with the translations")
+                             table.path, header_line, f"add a {base}.{lang} column with the translations",
+                             language=lang)
 
 
 #: copies of one card a list may ask for: more is a typo (99999999 took 15 s and 4.7 GB to check,

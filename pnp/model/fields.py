@@ -30,7 +30,7 @@ class TomlReader:
     def line(self, *path: str | int) -> int | None:
         return self.doc.line_of(*path)
 
-    def error(self, path: Path_, message: str, fix: str | None = None) -> None:
+    def error(self, path: Path_, message: str, fix: str | None = None, language: str | None = None) -> None:
         typo = self._likely_typos.get(tuple(path)) if message in MISSING_MESSAGES else None
         if typo is not None:  # one mistake: the key is missing because it was misspelt, said once, there
             written, warning = typo
@@ -40,7 +40,7 @@ class TomlReader:
             self.report.error(f"{_dotted(path)}: missing; {written!r} on this line looks like it", self.doc.path,
                               self.line(*where), f"rename {written!r} to {path[-1]!r}")
             return
-        self.report.error(f"{_dotted(path)}: {message}", self.doc.path, self.line(*path), fix)
+        self.report.error(f"{_dotted(path)}: {message}", self.doc.path, self.line(*path), fix, language=language)
 
     def warning(self, path: Path_, message: str, fix: str | None = None) -> None:
         self.report.warning(f"{_dotted(path)}: {message}", self.doc.path, self.line(*path), fix)
@@ -146,7 +146,8 @@ class TomlReader:
                 result[lang] = text
         for lang in languages:
             if not result.get(lang, "").strip() and lang not in value:
-                self.error(path + (key,), f"missing translation for {lang!r}", f"add {lang} = \"...\"")
+                self.error(path + (key,), f"missing translation for {lang!r}", f"add {lang} = \"...\"",
+                           language=lang)
         return result
 
     def unknown_keys(self, table: dict[str, Any], path: Path_, known: Iterable[str]) -> None:

@@ -50,7 +50,9 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
     # the data's errors so far, but for the examples' own: what rule texts and examples read (a card's
     # colour, a count) may be wrong or missing for them, and each would fail again for the same reason
     examples_file = (game.path / EXAMPLES).resolve()
-    data_in_error = any(error.file is None or Path(error.file).resolve() != examples_file for error in report.errors)
+    # a translation not yet filled in is nothing an example reads: they are still recomputed
+    data_in_error = any((error.file is None or Path(error.file).resolve() != examples_file)
+                        and error.only_holds(game.source_language) is None for error in report.errors)
     if "rules" in game.unreadable:  # which rules module is meant is unknown: its checks, tables and
         return None, {}             # texts too, so layouts and rule texts that use them are left alone
     rules = get_rules(game.rules)
