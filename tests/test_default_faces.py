@@ -340,3 +340,25 @@ def test_build_with_default_faces_reports_every_shrunk_or_overflowing_text(sampl
     finally:
         document.close()
     assert "Red seven" in text and "Blue three" in text and "Swap" in text  # real, extractable text
+
+
+def test_a_colour_with_a_symbol_and_an_icon_draws_one_under_the_index(tmp_path: Path) -> None:
+    """A Japanese designer's colour with symbol 胡 and icon moon printed the two on each other on every
+    card; the symbol now stands under the index, and the icon marks the stripe only."""
+    from pnp.validate import check_folder
+
+    data = tmp_path / "data"
+    assert CliRunner().invoke(cli, ["new", "--data", str(data), "both"]).exit_code == 0
+    manifest = data / "both" / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    assert 'symbol = "●"' in text
+    manifest.write_text(text.replace('symbol = "●"', 'symbol = "●"\nicon = "heart"', 1), encoding="utf-8")
+    checked = check_folder(data / "both")
+    assert checked.game is not None and checked.rules is not None and not checked.report.errors
+    bound = bind_game(checked.game, checked.rules, "en", Report())
+    red = next(card for card in bound["deck"].cards if card.card.colour == "red")
+    under_index = [(element.type, element.values.get("x")) for element in red.face
+                   if element.type in ("icon", "text") and 8 <= element.values.get("x", 0) <= 9
+                   and 14 <= element.values.get("y", 0) <= 15]
+    assert under_index == [("text", 8)]
+    assert [element.type for element in red.face if element.type == "icon"] == ["icon"]  # on the stripe
