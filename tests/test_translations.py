@@ -140,6 +140,23 @@ def test_stale_section_is_a_warning_with_the_change(copy: Path, capsys: pytest.C
     assert "+Deal again, passing the deal to the right." in out
 
 
+@pytest.mark.parametrize(("old", "new", "stale"), [
+    ("あなたはそのカードを発掘し、売り買いして", "あなたはそのカードを発掘し、\n売り買いして", False),  # wrapped
+    ("あなたはそのカードを発掘し、売り買いして", "あなたはそのカードを\n   発掘し、売り買いして", False),
+    ("あなたはそのカードを発掘し、売り買いして", "あなたはそのカードを発掘し、売って", True),  # reworded
+])
+def test_rewrapping_a_japanese_source_leaves_its_translation_current(tmp_path: Path, old: str, new: str,
+                                                                      stale: bool) -> None:
+    """Rudy's source is Japanese. A line break between two Japanese characters prints as nothing, and
+    docs/rulebooks.md says the source may be wrapped freely, yet wrapping a line marked the English
+    translation of its section stale."""
+    rudy = tmp_path / "rudy"
+    shutil.copytree(ROOT / "data" / "rudy", rudy)
+    edit(rudy / "rules" / "ja.md", old, new)
+    warnings = messages(check(rudy), Level.WARNING)
+    assert any("'concept' is stale" in warning for warning in warnings) == stale, warnings
+
+
 def test_accepting_a_section_records_its_source(copy: Path) -> None:
     edit(copy / "rules" / "en.md", "passing the deal to the left.", "passing the deal to the right.")
     game = load(copy)

@@ -58,6 +58,30 @@ def normalise_section(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip("\n")
 
 
+# a line break inside a paragraph: the next line goes on with a letter of any script (a list item,
+# heading, table row or quote starts with a mark, and stays a line of its own)
+_SOFT_BREAK = re.compile(r"(?<=\S)[ \t]*\n[ \t]*(?=[^\W\d_])")
+_SPACES = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
+
+
+def same_wording(recorded: str, text: str) -> bool:
+    """Whether a section says what it said when translated, however its lines are wrapped: a line break
+    between two Japanese characters prints as nothing and one between words as a space, and a run of
+    spaces as one. Re-wrapping the Japanese source marked its translation stale (docs/rulebooks.md
+    says it may be wrapped freely); comparing the printed wording also keeps older records valid."""
+    return recorded == text or _printed_wording(recorded) == _printed_wording(text)
+
+
+def _printed_wording(text: str) -> str:
+    from pnp.render.linebreak import is_cjk
+
+    def join(match: re.Match[str]) -> str:
+        before, after = match.string[match.start() - 1], match.string[match.end()]
+        return "" if is_cjk(before) and is_cjk(after) else " "
+
+    return _SPACES.sub(" ", _SOFT_BREAK.sub(join, text))
+
+
 def sections_of(game: Game, lang: str, report: Report) -> list[Section] | None:
     path = rule_text_path(game, lang)
     try:

@@ -54,6 +54,7 @@ from pnp.validate.translation_records import (
     Section,
     load_translated_sources,
     orphan_records,
+    same_wording,
     sections_of,
 )
 from pnp.validate.word_diff import word_changes
@@ -186,7 +187,7 @@ def section_statuses(source: Sequence[Section], target: Sequence[Section], recor
             statuses.append(SectionStatus(section.id, "missing", section, None))
         elif section.id not in recorded:
             statuses.append(SectionStatus(section.id, "untracked", section, translated))
-        elif recorded[section.id] != section.text:
+        elif not same_wording(recorded[section.id], section.text):
             statuses.append(SectionStatus(section.id, "stale", section, translated,
                                           _diff(recorded[section.id], section.text, source_lang)))
         else:
