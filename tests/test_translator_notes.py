@@ -67,6 +67,23 @@ def test_a_jinja_comment_which_would_print_is_a_warning_at_its_line(tmp_path: Pa
     assert "'{# a note #}' prints as it is" in warning.message and "{## ... ##}" in warning.fix
 
 
+def test_full_width_braces_and_heading_marks_are_warnings_at_their_lines(tmp_path: Path) -> None:
+    """What a Japanese input method types: ｛｛ players.min ｝｝ printed as written, and ＃＃ 準備 {#setup} was
+    body text, so the section it began silently disappeared, with nothing said."""
+    source = "## 概要 {#overview}\n\n人数は｛｛ players.min ｝｝〜4人。\n\n＃＃ 準備 {#setup}\n\n本文の＃は記号。\n"
+    warnings = rendered_rule_text(source, tmp_path)
+    assert [(w.line, w.message.split(":")[0]) for w in warnings] == [
+        (3, "'｛｛ players.min ｝｝' prints as it is"), (5, "'＃＃ 準備 {#setup}' is body text, not a heading")]
+    assert warnings[0].fix == "write it with half-width braces: {{ players.min }}"
+    assert warnings[1].fix == "write the heading with half-width #: ## 準備 {#setup}"
+
+
+def rendered_rule_text(source: str, tmp_path: Path) -> list:
+    from pnp.render.rule_template import full_width_marks
+
+    return sorted(full_width_marks(source, tmp_path / "ja.md"), key=lambda d: d.line)
+
+
 def test_a_note_after_a_heading_id_is_allowed() -> None:
     """"## 概要 {#overview} <!-- 注 -->" was "heading has no section id", in the rulebook and in the
     translation records alike."""
@@ -95,3 +112,20 @@ def test_a_heading_id_that_cannot_be_read_says_why(heading: str, message: str, f
     parse_rule_text(f"{heading}\n\nText.\n", Path("ja.md"), report, set(), set())
     [error] = report.of(Level.ERROR)
     assert message in error.message and fix in error.fix
+
+
+def test_pnp_check_says_a_full_width_placeholder_in_a_rule_text(tmp_path: Path) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    rudy = tmp_path / "data" / "rudy"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "rudy", rudy)
+    ja = rudy / "rules" / "ja.md"
+    text = ja.read_text(encoding="utf-8")
+    ja.write_text(text.replace("{{ players.min }}～", "｛｛ players.min ｝｝～", 1), encoding="utf-8")
+    line = text[: text.index("{{ players.min }}～")].count("\n") + 1
+    result = CliRunner().invoke(cli, ["check", "--data", str(tmp_path / "data"), "rudy"])
+    assert f"ja.md:{line}: warning: '｛｛ players.min ｝｝' prints as it is" in result.output, result.output

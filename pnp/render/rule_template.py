@@ -466,7 +466,7 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
                             _template_line(exc, path)) from None
     problems = [Diagnostic(Level.ERROR, f"unknown name in a placeholder: {message}", path, line, fix)
                 for line, message in rendering.unknown]
-    return rendered, problems + jinja_comments(source, path)
+    return rendered, problems + jinja_comments(source, path) + full_width_marks(source, path)
 
 
 _LOCAL_FUNCTION = re.compile(r"\b[\w.]+\.<locals>\.")  # "rule_context.<locals>.card()" is card() to a writer
@@ -480,6 +480,29 @@ def jinja_comments(source: str, path: Path) -> list[Diagnostic]:
                        "{## ... ##}, since {#id} is a heading id", path, source.count("\n", 0, match.start()) + 1,
                        "write {## ... ##}, or <!-- ... --> for a note to translators")
             for match in _USUAL_JINJA_COMMENT.finditer(source)]
+
+
+_FULL_WIDTH_PLACEHOLDER = re.compile(r"｛[｛{][^｝}\n]*[｝}]｝|\{｛[^｝}\n]*[｝}]｝|｛[｛{][^｝}\n]*\}\}")
+_FULL_WIDTH_HEADING = re.compile(r"^[ \t]*＃[＃#]*[ \t\u3000]", re.MULTILINE)
+
+
+def full_width_marks(source: str, path: Path) -> list[Diagnostic]:
+    """``｛｛ players.min ｝｝`` and ``＃＃ 準備``, as a Japanese input method types them, print as written: the
+    placeholder was never filled in, and the heading (its section with it) was body text. Said, not guessed at."""
+    found = []
+    for match in _FULL_WIDTH_PLACEHOLDER.finditer(source):
+        inner = match.group(0).strip("｛｝{} ")
+        found.append(Diagnostic(Level.WARNING, f"{match.group(0)[:40]!r} prints as it is: full-width braces make no "
+                                "placeholder", path, source.count("\n", 0, match.start()) + 1,
+                                f"write it with half-width braces: {{{{ {inner} }}}}"))
+    for match in _FULL_WIDTH_HEADING.finditer(source):
+        line_end = source.find("\n", match.start())
+        line = source[match.start(): line_end if line_end >= 0 else len(source)].strip()
+        marks = len(line) - len(line.lstrip("＃#"))
+        found.append(Diagnostic(Level.WARNING, f"{line[:40]!r} is body text, not a heading: its ＃ is full-width", path,
+                                source.count("\n", 0, match.start()) + 1,
+                                f"write the heading with half-width #: {'#' * marks} {line.lstrip('＃# ')[:30]}"))
+    return found
 
 
 def _text_fault(exc: Exception) -> bool:
