@@ -258,6 +258,10 @@ def test_singles_are_one_card_a_page_for_print_on_demand(tmp_path: Path) -> None
     assert back.strip() == "Two Ops"  # the back's title, and no sheet label on either
     corner = render_grey(path, 1, 72).getpixel((1, 1))  # 0.35 mm from the page corner, in the bleed
     assert corner < 128, corner  # the back's dark pattern reaches the page edge
+    # no spot colour: the registration separation of the marks, set on pages that have none, was one a
+    # print service's preflight flags
+    assert not [page for page in reader.pages if "/ColorSpace" in page["/Resources"]]
+    assert b"/All" not in path.read_bytes()
 
 
 def test_fold_sheet_boxes_cover_fronts_and_backs(two_ops: Path) -> None:

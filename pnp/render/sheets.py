@@ -328,7 +328,12 @@ def _place_ruler(canvas: Canvas, ruler: MarginItem, font_name: str) -> None:
 def draw_cut_cues(
     canvas: Canvas, crop_marks: Sequence[Segment], ticks: Sequence[Segment], colour: Color
 ) -> None:
-    """Crop marks in the margin; fallback ticks in the bleed get a white halo to show on dark art."""
+    """Crop marks in the margin; fallback ticks in the bleed get a white halo to show on dark art.
+
+    A page with neither (a singles page, the card itself) names no mark colour: the registration
+    separation set there for nothing was a spot colour a print service's preflight flags."""
+    if not crop_marks and not ticks:
+        return
     canvas.saveState()
     canvas.setLineCap(0)
     if ticks:
