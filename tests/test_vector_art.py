@@ -161,3 +161,20 @@ def test_a_gradient_in_art_drawn_on_every_card_keeps_its_colour(game: Path, tmp_
         centres.append(image.getpixel((image.width // 2, image.height // 2)))
     document.close()
     assert centres == [(0xC0, 0x24, 0x22)] * 3
+
+
+EFFECTS = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="140" viewBox="0 0 100 140">'
+           '<defs><filter id="shadow"><feGaussianBlur stdDeviation="2"/></filter></defs>'
+           '<g style="opacity:0.5"><rect width="100" height="140" fill="#d01010"/></g>'
+           '<circle cx="50" cy="70" r="30" fill="#ffffff" filter="url(#shadow)"/></svg>')
+
+
+def test_art_using_what_svg_drawing_leaves_out_is_a_warning(game: Path) -> None:
+    """A group at 50 % opacity printed solid and a drop shadow vanished, with nothing said."""
+    use(game, "effects.svg", EFFECTS)
+    result = CliRunner().invoke(cli, ["check", "svg-game"])
+    warnings = [line for line in result.output.splitlines() if ": warning: " in line and "effects.svg" in line]
+    assert len(warnings) == 1, result.output
+    assert "prints without it: filters (shadows, blurs), opacity" in warnings[0]
+    use(game, "circle.svg", CIRCLE)
+    assert "leaves out" not in CliRunner().invoke(cli, ["check", "svg-game"]).output

@@ -150,6 +150,7 @@ def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver
         _report_layout_problems(failed, len(component.cards), report)
         _warn_low_resolution(game, result, report)
         _warn_art_without_bleed(result, report)
+        _warn_svg_left_out(game, result, report)
         bound[component.id] = result
     return bound
 
@@ -283,6 +284,22 @@ def _warn_art_without_bleed(bound: BoundComponent, report: Report) -> None:
                    f"{ART_BLEED_MM:g} mm of each edge is cut off", *where(bound.component.source),
                    f"export the art with {ART_BLEED_MM:g} mm bleed on every side: {art_w:g} × {art_h:g} mm "
                    f"({_pixels_at_min_dpi(art_w, art_h)} pixels at {MIN_DPI} dpi)")
+
+
+def _warn_svg_left_out(game: Game, bound: BoundComponent, report: Report) -> None:
+    """One warning per SVG file that uses what the art will print without (opacity, filters, masks...):
+    it printed solid, or not at all, with nothing said."""
+    from pnp.render.vector_art import left_out_features
+
+    files = dict.fromkeys(element.values["src"] for card in bound.cards for element in (*card.face, *card.back)
+                          if element.type == "image" and element.values.get("vector"))
+    for path in files:
+        features = left_out_features(Path(path))
+        if features:
+            report.warning(f"SVG {_in_game(game, path)} uses what pnp's SVG drawing leaves out, so it prints "
+                           f"without it: {', '.join(features)}", Path(path), None,
+                           "export the art as a PNG at 300 dpi (it prints as you see it), or flatten those "
+                           "effects in your drawing program")
 
 
 def _fills_card(values: dict, component: Component) -> bool:

@@ -8,6 +8,7 @@ text to paths.
 from __future__ import annotations
 
 import io
+import re
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,6 +87,76 @@ def refuse_linked_pictures(root: Any, what: str, file: Path | None) -> None:
                         "embedded in the SVG as PNG or JPEG are drawn", file, None,
                         "embed the picture as PNG or JPEG (Inkscape: Extensions > Images > Embed Images), or "
                         "place it as a layout image element of its own")
+
+
+#: what SVG art may hold that svglib, which draws it, leaves out or gets wrong: the art prints without it
+LEFT_OUT_ELEMENTS = {"mask": "masks", "filter": "filters (shadows, blurs)", "pattern": "pattern fills",
+                     "foreignObject": "embedded HTML", "flowRoot": "flowed text"}
+_CSS_EFFECTS = re.compile(r"(?<![-\w])(opacity|filter|mask|mix-blend-mode)\s*:\s*([^;}]+)")
+_FEATURE_CACHE: dict[tuple[str, int, int], tuple[str, ...]] = {}
+
+
+def left_out_features(path: Path) -> tuple[str, ...]:
+    """What the SVG file uses that will not print as drawn (a designer's Inkscape export: a group at 50 %
+    opacity printed solid, a drop shadow vanished), named as a designer would; () when nothing."""
+    info = path.stat()
+    key = (str(path.resolve()), info.st_size, info.st_mtime_ns)
+    known = _FEATURE_CACHE.get(key)
+    if known is None:
+        known = _FEATURE_CACHE[key] = _features(path.read_bytes())
+    return known
+
+
+def _features(data: bytes) -> tuple[str, ...]:
+    import xml.etree.ElementTree as ElementTree
+
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError:
+        return ()  # said as an error where the art is read
+    found: set[str] = set()
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        tag = element.tag.rsplit("}", 1)[-1]
+        if tag in LEFT_OUT_ELEMENTS:
+            found.add(LEFT_OUT_ELEMENTS[tag])
+        elif tag == "svg" and element is not root:
+            found.add("nested <svg> elements")
+        elif tag == "style" and element.text:
+            for name, value in _CSS_EFFECTS.findall(element.text):
+                _effect(name, value.strip(), found)
+        properties = {name.rsplit("}", 1)[-1]: value for name, value in element.attrib.items()}
+        for declaration in properties.pop("style", "").split(";"):
+            name, colon, value = declaration.partition(":")
+            if colon:
+                properties[name.strip()] = value
+        for name, value in properties.items():
+            _effect(name, value.strip(), found)
+    return tuple(sorted(found))
+
+
+def _effect(name: str, value: str, found: set[str]) -> None:
+    if name in ("mask", "filter") and value and value != "none":
+        found.add(LEFT_OUT_ELEMENTS[name])
+    elif name in ("opacity", "stop-opacity") and _below_one(value):
+        found.add("opacity" if name == "opacity" else "see-through gradient stops")
+    elif name == "mix-blend-mode" and value not in ("", "normal"):
+        found.add("blend modes")
+    elif name == "stroke" and value.startswith("url("):
+        found.add("gradient or pattern outlines")
+    elif name == "gradientTransform":
+        found.add("turned or stretched gradients")
+    elif name == "spreadMethod" and value in ("reflect", "repeat"):
+        found.add("repeating gradients")
+
+
+def _below_one(value: str) -> bool:
+    try:
+        number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    except ValueError:
+        return False
+    return number < 1
 
 
 def refuse_text(drawing: Drawing, what: str, file: Path | None) -> None:
