@@ -58,6 +58,20 @@ def test_coverage_is_checked_against_the_game_fonts(game: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_character_one_font_lacks_names_that_font(game: Path) -> None:
+    """With a Latin-only bold font beside Noto, check said "no font has U+8D64 '赤'" of a character the
+    regular font has; the build named the bold font. Now both name it."""
+    manifest = game / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace('regular = "fonts/Vera.ttf", ', ""),
+                        encoding="utf-8")
+    cards = game / "cards" / "deck.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Red 1", "赤 1", 1), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "vera-game"])
+    assert result.exit_code == 1
+    assert "the bold font (VeraBd.ttf) has no U+8D64 '赤'" in result.output
+    assert "no font has" not in result.output
+
+
 def test_a_missing_or_outside_font_is_an_error(game: Path) -> None:
     manifest = game / "game.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("fonts/VeraBd.ttf", "../../VeraBd.ttf"),

@@ -89,7 +89,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     expressions in `pnp check`, before anything is drawn.
     """
     from pnp.render.deck import bind_game
-    from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, describe_char, no_glyph
+    from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, describe_char, lacking, no_glyph
     from pnp.render.layout import load_library
 
     library = load_library(game.path, report)
@@ -122,13 +122,15 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
                         manifest_lines = _manifest_lines(game)
                     line = None if _in_own_data(card.card, missing) else _manifest_line(manifest_lines, missing)
                     if line is None:
-                        glyphs.add(no_glyph(missing, text), *where(card.card.source), NO_GLYPH_FIX, card.card.id)
+                        glyphs.add(no_glyph(missing, text, covered), *where(card.card.source), NO_GLYPH_FIX,
+                                   card.card.id)
                     else:
-                        chars = ", ".join(describe_char(char) for char in sorted(missing))
+                        chars = f"{lacking(missing, covered)} " + ", ".join(describe_char(char)
+                                                                             for char in sorted(missing))
                         in_manifest.setdefault((chars, line), {})[card.card.id] = None
         glyphs.report_to(lang_report)
         for (chars, line), cards in in_manifest.items():
-            lang_report.error(f"no font has {chars}, written here and printed on {len(cards)} card(s): "
+            lang_report.error(f"{chars}, written here and printed on {len(cards)} card(s): "
                               f"{listed(cards)}", game.manifest.path if game.manifest else None, line, NO_GLYPH_FIX)
         for diagnostic in lang_report.diagnostics:
             key = (diagnostic.level, diagnostic.message, diagnostic.file, diagnostic.line)

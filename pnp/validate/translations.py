@@ -375,7 +375,7 @@ def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | Non
                     except OSError:
                         written = []
                 line, quoted = _written_line(written, block.line, min(missing, key=string.index), string)
-                report.error(no_glyph(missing, quoted), text.path, line, NO_GLYPH_FIX)
+                report.error(no_glyph(missing, quoted, covered), text.path, line, NO_GLYPH_FIX)
 
 
 def _written_line(lines: Sequence[str], start: int | None, char: str, fallback: str) -> tuple[int | None, str]:
