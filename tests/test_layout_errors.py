@@ -444,6 +444,17 @@ def test_a_malformed_hex_colour_is_a_layout_error_at_check_time(game: NewGame) -
     assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 2}, "unknown colour '#gg0000'")
 
 
+def test_css_short_colours_are_taken_and_an_alpha_channel_is_said(game: NewGame) -> None:
+    """'#fff' and '#ffffff80' were 'unknown colour', as if no colour were meant."""
+    game.write_layout(text_element("{{ card.name }}", 'colour = "#c22"\n'))
+    assert game.run("check").exit_code == 0
+    game.write_layout(text_element("{{ card.name }}", 'colour = "#ffffff80"\n'))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 2}, "colour '#ffffff80' has an alpha channel",
+                    "write '#ffffff'")
+
+
 def test_every_built_in_layout_parses_cleanly_when_first_used() -> None:
     """Built-in layouts are parsed only when a deck names one; each must parse without a diagnostic."""
     from pnp.diagnostics import Report

@@ -28,6 +28,8 @@ COLOUR_KEYS = {"fill", "stroke", "colour"}
 _PLAIN_FIELD = re.compile(r"\{\{\s*([a-z_]+)\.([a-z_]+)\s*\}\}")
 #: a colour as layouts write it; anything else must be a palette or game colour name
 HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+SHORT_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{3}")
+ALPHA_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{8}")
 #: the names in a layout's context that change from card to card
 CARD_NAMES = frozenset({"card", "colour", "suit", "kind"})
 
@@ -308,6 +310,11 @@ class Binder:
             return None
         if HEX_COLOUR.fullmatch(text):
             return text
+        if SHORT_HEX_COLOUR.fullmatch(text):  # CSS's #fff: each digit doubled
+            return "#" + "".join(digit * 2 for digit in text[1:])
+        if ALPHA_HEX_COLOUR.fullmatch(text):
+            raise ValueError(f"colour {text!r} has an alpha channel, which a layout colour does not take "
+                             f"(write {text[:7]!r}: layout colours print opaque)")
         if text in self.game.palette:
             return self.game.palette[text]
         if text in self.game.colours and self.game.colours[text].rgb:
