@@ -99,3 +99,17 @@ def test_card_ids_whose_pngs_would_be_one_file_are_an_error(tmp_path: Path) -> N
     assert "the PNG files red-2.png and Red-2.png are the same file" in result.output or \
            "the PNG files Red-2.png and red-2.png are the same file" in result.output
     assert "fix: rename one of the cards" in result.output
+
+
+def test_a_list_gives_each_picture_its_back_and_count(pngs: Path) -> None:
+    """Print services that take one picture per distinct card ask for its quantity; it was only written on
+    the contact sheet's picture."""
+    import csv
+
+    numbers = list(csv.DictReader((pngs / "numbers-cards.csv").open(encoding="utf-8")))
+    assert len(numbers) == 56 and numbers[0] == {"card": "green-1", "count": "1", "front": "numbers/green-1.png",
+                                                 "back": "numbers/back.png"}
+    markers = list(csv.DictReader((pngs / "markers-cards.csv").open(encoding="utf-8")))
+    assert [(row["front"], row["back"]) for row in markers][0] == ("markers/marker-green.png",
+                                                                   "markers/marker-green.back.png")
+    assert all((pngs / row["front"]).is_file() and (pngs / row["back"]).is_file() for row in numbers + markers)

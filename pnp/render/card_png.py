@@ -95,7 +95,26 @@ def write_card_pngs(game: Game, bound: BoundComponent, fontset: FontSet, bleed_m
     thumbnails = [(card.card.id, card.card.count, image) for card, image in zip(bound.cards, pages, strict=False)]
     _save_png(contact_sheet(thumbnails, fontset), contact)
     written.append(contact)
+    written.append(_write_card_list(bound, list(faces), list(pictures)[len(faces):], folder))
     return PngResult(tuple(written), tuple(issues))
+
+
+def _write_card_list(bound: BoundComponent, faces: list[str], backs: list[str], folder: Path) -> Path:
+    """``<folder>-cards.csv``: each face PNG with its back and how many copies to print, the list a print
+    service that takes one picture per distinct card asks for (the counts were only on the contact sheet)."""
+    import csv
+
+    path = folder.with_name(f"{folder.name}-cards.csv")
+    rows = io.StringIO()
+    writer = csv.writer(rows, lineterminator="\n")
+    writer.writerow(["card", "count", "front", "back"])
+    for index, (card, face) in enumerate(zip(bound.cards, faces, strict=True)):
+        back = backs[0] if len(backs) == 1 else backs[index] if backs else ""
+        writer.writerow([card.card.id, card.card.count, f"{folder.name}/{face}",
+                         f"{folder.name}/{back}" if back else ""])
+    with atomic_write(path) as handle:
+        handle.write(rows.getvalue().encode("utf-8"))
+    return path
 
 
 def _rendered(document: pdfium.PdfDocument, index: int, size: tuple[int, int]) -> Image.Image:
