@@ -101,6 +101,29 @@ def test_pictures_of_no_preset_shape_get_poker_and_a_word(tmp_path: Path) -> Non
     assert "the default back" in output
 
 
+def test_two_back_pictures_are_an_error_not_a_guess(tmp_path: Path) -> None:
+    """With Back.PNG and card-back.png, the first became the back and the other a card, with nothing said."""
+    art = tmp_path / "art"
+    art.mkdir()
+    for name in ("a.png", "Back.PNG", "card-back.png"):
+        picture(art / name, (821, 1121), "red")
+    code, output = run(tmp_path, "new", "deck", "--images", str(art))
+    assert code == 1 and "2 pictures are named as the back: Back.PNG, card-back.png" in output
+    assert not (tmp_path / "data" / "deck").exists()
+
+
+def test_pictures_of_another_shape_are_named_as_cropped(tmp_path: Path) -> None:
+    """A square picture among poker ones was cut to a poker card without a word."""
+    art = tmp_path / "art"
+    art.mkdir()
+    for name in ("a.png", "b.png"):
+        picture(art / name, (821, 1121), "red")
+    picture(art / "c.png", (1000, 1000), "blue")
+    code, output = run(tmp_path, "new", "deck", "--images", str(art))
+    assert code == 0
+    assert "1 picture(s) of other proportions are cropped to fill the card: c.png (1000 × 1000 px)" in output
+
+
 @pytest.mark.parametrize("stems, ids", [
     (["Dragon Card", "dragon_card", "dragon-card"], ["dragon-card", "dragon-card-2", "dragon-card-3"]),
     (["!!!", "Élan", "カード"], ["card", "elan", "card-2"]),

@@ -64,7 +64,12 @@ def read_picture_folder(folder: Path) -> PictureDeck:
     pictures = sorted((path for path in folder.iterdir()
                        if path.is_file() and path.suffix.lower() in PICTURE_SUFFIXES and not editor_litter(path.name)),
                       key=lambda path: natural_key(path.name))
-    back = next((path for path in pictures if path.stem.lower() in BACK_NAMES), None)
+    backs = [path for path in pictures if path.stem.lower() in BACK_NAMES]
+    if len(backs) > 1:  # one was the back and the others cards, with nothing said
+        raise PictureFolderError(f"--images {folder}: {len(backs)} pictures are named as the back: "
+                                 f"{', '.join(path.name for path in backs)}\nfix: keep one back picture (rename "
+                                 "the others, if they are cards); nothing was created")
+    back = backs[0] if backs else None
     faces = [path for path in pictures if path is not back]
     if not faces:
         raise PictureFolderError(f"--images {folder}: no PNG, JPEG or SVG card pictures in it")
@@ -77,8 +82,31 @@ def read_picture_folder(folder: Path) -> PictureDeck:
                                  "remove them; nothing was created")
     taken: set[str] = set()
     cards = tuple((card_id(path.stem, taken), path.name) for path in faces)
-    size, note = card_size([path for path in faces if path.suffix.lower() != ".svg"])
+    rasters = [path for path in faces if path.suffix.lower() != ".svg"]
+    size, note = card_size(rasters)
+    others = _other_shapes(rasters)
+    if others:  # the deck's size is the most common shape: these are cut to it
+        note += (f"; {len(others)} picture(s) of other proportions are cropped to fill the card: "
+                 f"{', '.join(others[:4])}{' and more' if len(others) > 4 else ''}")
     return PictureDeck(folder, cards, back.name if back else None, size, note)
+
+
+def _other_shapes(pictures: list[Path]) -> list[str]:
+    """The pictures whose proportions (or way up) differ from the most common ones, with their size."""
+    from pnp.render.images import ImageFormatError, inspect_image
+
+    sizes = {}
+    for path in pictures:
+        try:
+            sizes[path.name] = inspect_image(path).shown_size
+        except (ImageFormatError, OSError):
+            continue
+    if not sizes:
+        return []
+    common, _ = Counter(sizes.values()).most_common(1)[0]
+    ratio = common[0] / common[1]
+    return [f"{name} ({width} × {height} px)" for name, (width, height) in sizes.items()
+            if abs(width / height / ratio - 1) > SIZE_TOLERANCE]
 
 
 def picture_problem(path: Path) -> str | None:
