@@ -157,6 +157,11 @@ def test_markup_escapes_and_ordinary_colons_stay_text() -> None:
     assert runs == [Text("Cost: 3, time 10:30 **not bold** :coin:")]
 
 
+def test_a_typed_backslash_n_is_a_new_line() -> None:
+    """As a spreadsheet cell holds it: it printed "Draw 1.nThen discard."."""
+    assert parse_card_markup(r"Draw 1.\nThen discard.", ICONS) == [Text("Draw 1.\nThen discard.")]
+
+
 def test_unknown_icon_is_a_data_error_with_a_suggestion() -> None:
     with pytest.raises(DataError, match=":coins:") as caught:
         parse_card_markup("Gain :coins:", ICONS)

@@ -239,7 +239,9 @@ def parse_card_markup(
         buffer.append(text[position:match.start()])
         position = match.end()
         if match["escaped"] is not None:
-            buffer.append(match["escaped"])
+            # "\n" typed in a spreadsheet cell means a new line (it printed "Draw 1.nThen discard."); a
+            # backslash before any other character keeps it literal
+            buffer.append("\n" if match["escaped"] == "n" else match["escaped"])
         elif match["bold"] is not None:
             flush()
             bold = not bold
