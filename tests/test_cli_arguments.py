@@ -209,3 +209,17 @@ def test_new_elsewhere_names_the_game_so_the_next_command_finds_it(tmp_path: Pat
     assert said is not None and said.group(1) == "games/hanabatake"
     assert f"`pnp check {said.group(1)}`" in (tmp_path / "games" / "hanabatake" / "game.toml").read_text("utf-8")
     assert CliRunner().invoke(cli, ["check", said.group(1)]).exit_code == 0
+
+
+def test_new_refuses_a_country_code_for_a_language_and_says_why_no_rule_text_was_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--lang jp was taken: its game had no rule text and English colour names; with fr beside en and ja no
+    rule text was written either, and nothing said why."""
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(cli, ["new", "g1", "--lang", "jp"])
+    assert refused.exit_code == 2 and "--lang jp is a country code; the language is ja" in refused.output
+    assert not (tmp_path / "data" / "g1").exists()
+    assert CliRunner().invoke(cli, ["new", "g2", "--lang", "br"]).exit_code == 0  # Breton is a language
+    made = CliRunner().invoke(cli, ["new", "g3", "--lang", "en", "--lang", "ja", "--lang", "fr"])
+    assert made.exit_code == 0
+    assert "no rule texts: pnp writes starters in en and ja only, and not for fr" in made.output

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 from jinja2.sandbox import SandboxedEnvironment
 
+from pnp.commands.languages import COUNTRY_NOT_LANGUAGE, NO_LANGUAGE_CODE
 from pnp.diagnostics import clipped
 from pnp.load.game_folder import GAME_ID, data_dir, enclosing_game, game_argument
 from pnp.model.build import LANGUAGE_CODE
@@ -46,6 +47,12 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     bad = [code for code in languages if not LANGUAGE_CODE.fullmatch(code)]
     if bad:  # the game would not pass its own check (or, with a quote or a newline, even parse)
         click.echo(f"error: --lang {bad[0]!r} is not a language code; write codes such as en, ja, pt-BR",
+                   err=True)
+        return 2
+    countries = [code for code in languages if code.lower() in NO_LANGUAGE_CODE]
+    if countries:  # jp was taken, and its game wrote no rule text and English colour names for it
+        code = countries[0]
+        click.echo(f"error: --lang {code} is a country code; the language is {COUNTRY_NOT_LANGUAGE[code.lower()]}",
                    err=True)
         return 2
     folder = data_dir(data) / game_id
@@ -108,13 +115,13 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     named = game_argument(folder)  # its id under ./data, else its path: "pnp check x" said no game x
     if deck is not None:
         back = f"back: images/{deck.back}" if deck.back else "the default back (no back.png among them)"
-        rules = ", and rules/*.md for the rulebook" if rule_texts else ""
+        rules = ", and rules/*.md for the rulebook" if rule_texts else _no_rule_texts(context["languages"])
         click.echo(f"created {folder} from {len(deck.cards)} picture(s): size {deck.size_note}; {back}. "
                    f"Run 'pnp build {named}' for the sheets; edit game.toml and cards/deck.csv for counts, "
                    f"names and players{rules}")
         return 0
     edit = "game.toml, cards/deck.csv" + (" and rules/*.md" if rule_texts else "")
-    click.echo(f"created {folder}: edit {edit}, then run 'pnp check {named}'")
+    click.echo(f"created {folder}: edit {edit}, then run 'pnp check {named}'{_no_rule_texts(context['languages'])}")
     return 0
 
 
@@ -136,6 +143,16 @@ STARTER_WORDS = {
            "terms": "For personal use."},
     "ja": {"red": "赤", "blue": "青", "number_card": "数字カード", "deck": "山札", "terms": "個人での使用に限ります。"},
 }
+
+
+def _no_rule_texts(languages: list[str]) -> str:
+    """Why no rule text was written, when none was: pnp writes starters in some languages only, and a game
+    gets them for all its languages or none (with fr beside en and ja, there were none, and no word)."""
+    if set(languages) <= set(RULE_TEXT_LANGUAGES):
+        return ""
+    others = ", ".join(lang for lang in languages if lang not in RULE_TEXT_LANGUAGES)
+    return (f"; no rule texts: pnp writes starters in {' and '.join(RULE_TEXT_LANGUAGES)} only, and not for "
+            f"{others} (write rules/<lang>.md for each language, see docs/rulebooks.md)")
 
 
 def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], stem: str = "rules") -> bool:
