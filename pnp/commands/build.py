@@ -11,7 +11,7 @@ import click
 
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
-from pnp.diagnostics import Diagnostic, Level, Report
+from pnp.diagnostics import Diagnostic, Report
 from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
 from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.build import load_game
@@ -204,6 +204,7 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
         # what check_folder does, on the game loaded above; rule texts only when a rulebook is wanted
         texts = Report()
         rules, _ = check_game(game, report, layouts=False, rule_texts="rules" in what, text_report=texts)
+    # every error is a translation not yet filled in, or this is empty (pnp check says them all)
     held = _translations_held(game, report) if game is not None else {}
     asked: list[str] = []  # of the languages asked for, those a translation in progress holds up
     if game is not None and held:  # texts missing in a translation only: the other languages are built
@@ -215,10 +216,8 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
         if asked and languages:
             click.echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
                        f"{game_argument(folder)}); the rest is built", err=True)
-        report = Report([d for d in report.diagnostics if not (d.level is Level.ERROR and d.only_holds(
-            game.source_language))])
-    if report.errors or game is None or rules is None or (asked and not languages):
-        for diagnostic in report.errors:
+    if (report.errors and not held) or game is None or rules is None or (asked and not languages):
+        for diagnostic in [] if held else report.errors:  # a held translation's were said above
             click.echo(diagnostic.format(Path.cwd()), err=True)
         click.echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True)
         return None

@@ -82,17 +82,18 @@ def read_picture_folder(folder: Path) -> PictureDeck:
                                  "remove them; nothing was created")
     taken: set[str] = set()
     cards = tuple((card_id(path.stem, taken), path.name) for path in faces)
-    rasters = [path for path in faces if path.suffix.lower() != ".svg"]
-    size, note = card_size(rasters)
-    others = _other_shapes(rasters)
+    sizes = _shown_sizes([path for path in faces if path.suffix.lower() != ".svg"])
+    size, note = card_size(sizes)
+    others = _other_shapes(sizes)
     if others:  # the deck's size is the most common shape: these are cut to it
         note += (f"; {len(others)} picture(s) of other proportions are cropped to fill the card: "
                  f"{', '.join(others[:4])}{' and more' if len(others) > 4 else ''}")
     return PictureDeck(folder, cards, back.name if back else None, size, note)
 
 
-def _other_shapes(pictures: list[Path]) -> list[str]:
-    """The pictures whose proportions (or way up) differ from the most common ones, with their size."""
+def _shown_sizes(pictures: list[Path]) -> dict[str, tuple[int, int]]:
+    """Each picture's size as shown, by file name; one that cannot be read is left out (pnp check says why,
+    at its card)."""
     from pnp.render.images import ImageFormatError, inspect_image
 
     sizes = {}
@@ -101,6 +102,11 @@ def _other_shapes(pictures: list[Path]) -> list[str]:
             sizes[path.name] = inspect_image(path).shown_size
         except (ImageFormatError, OSError):
             continue
+    return sizes
+
+
+def _other_shapes(sizes: dict[str, tuple[int, int]]) -> list[str]:
+    """The pictures whose proportions (or way up) differ from the most common ones, with their size."""
     if not sizes:
         return []
     common, _ = Counter(sizes.values()).most_common(1)[0]
@@ -135,17 +141,10 @@ def _named(path: Path, message: str) -> str:
     return message if path.name in message else f"{path.name}: {message}"
 
 
-def card_size(pictures: list[Path]) -> tuple[str, str]:
+def card_size(sizes: dict[str, tuple[int, int]]) -> tuple[str, str]:
     """The preset whose proportions the pictures have (with their 3 mm bleed, or without), turned
     landscape when they are wider than tall; poker when they match none."""
-    from pnp.render.images import ImageFormatError, inspect_image
-
-    shapes: Counter[tuple[int, int]] = Counter()
-    for path in pictures:
-        try:
-            shapes[inspect_image(path).shown_size] += 1
-        except (ImageFormatError, OSError):  # reported by pnp check, at its card; a bug keeps its traceback
-            continue
+    shapes = Counter(sizes.values())
     if not shapes:
         return "poker", "poker, the default: no picture to measure"
     (width, height), _ = shapes.most_common(1)[0]

@@ -81,8 +81,9 @@ def write_card_pngs(game: Game, bound: BoundComponent, fontset: FontSet, bleed_m
     document.close()
     count = len(bound.cards)
     faces = {f"{card.card.id}.png": image for card, image in zip(bound.cards, pages[:count], strict=True)}
-    pictures = {**faces, **_backs(bound, pages[count:])}
-    _refuse_colliding_names(bound, list(faces), list(pictures)[len(faces):], folder)
+    backs = _backs(bound, pages[count:])
+    pictures = {**faces, **backs}
+    _refuse_colliding_names(bound, [*faces, *backs], folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, image in pictures.items():
@@ -95,7 +96,7 @@ def write_card_pngs(game: Game, bound: BoundComponent, fontset: FontSet, bleed_m
     thumbnails = [(card.card.id, card.card.count, image) for card, image in zip(bound.cards, pages, strict=False)]
     _save_png(contact_sheet(thumbnails, fontset), contact)
     written.append(contact)
-    written.append(_write_card_list(bound, list(faces), list(pictures)[len(faces):], folder))
+    written.append(_write_card_list(bound, list(faces), list(backs), folder))
     return PngResult(tuple(written), tuple(issues))
 
 
@@ -136,12 +137,12 @@ def _backs(bound: BoundComponent, backs: list[Image.Image]) -> dict[str, Image.I
     return {f"{card.card.id}.back.png": back for card, back in zip(bound.cards, backs, strict=True)}
 
 
-def _refuse_colliding_names(bound: BoundComponent, faces: list[str], backs: list[str], folder: Path) -> None:
+def _refuse_colliding_names(bound: BoundComponent, names: list[str], folder: Path) -> None:
     """Two cards whose files would have one name, or names that differ only in case (one file on macOS,
     Windows and in a zip for upload): the second silently overwrote the first ('x' and 'x.back' with
     backs of their own, or 'Ace' and 'ace')."""
     seen: dict[str, str] = {}
-    for name in [*faces, *backs]:
+    for name in names:
         key = name.casefold()
         if key in seen:
             raise DataError(f"component {bound.component.id!r}: the PNG files {seen[key]} and {name} are the same "

@@ -175,10 +175,11 @@ class Coverage:
     bisection, and are what the disk cache holds.
     """
 
-    def __init__(self, fonts: Sequence[Sequence[tuple[int, int]]]) -> None:
+    def __init__(self, fonts: Sequence[Sequence[tuple[int, int]]],
+                 roles: Mapping[str, tuple[str, Coverage]] | None = None) -> None:
         self._fonts = [([start for start, _ in ranges], [end for _, end in ranges]) for ranges in fonts]
         #: role -> (font file name, its own coverage), where known: which font lacks a character
-        self.roles: dict[str, tuple[str, Coverage]] = {}
+        self.roles = dict(roles or {})
 
     def __contains__(self, char: object) -> bool:
         if not isinstance(char, str) or len(char) != 1:
@@ -197,16 +198,10 @@ class Coverage:
 
 def covered_characters(overrides: Mapping[str, Path] | None = None) -> Coverage:
     """Characters every role's font can draw: what `pnp check` may let through to a build."""
-    paths = _role_paths(overrides)
-    coverage = Coverage([_cmap_ranges(path) for path in paths.values()])
-    coverage.roles = {role: (path.name, Coverage([_cmap_ranges(path)])) for role, path in paths.items()}
-    return coverage
-
-
-def _role_paths(overrides: Mapping[str, Path] | None) -> dict[str, Path]:
     paths = default_font_paths()
     paths.update({role: Path(p) for role, p in (overrides or {}).items()})
-    return paths
+    return Coverage([_cmap_ranges(path) for path in paths.values()],
+                    {role: (path.name, Coverage([_cmap_ranges(path)])) for role, path in paths.items()})
 
 
 def prepare_fonts(
@@ -270,21 +265,22 @@ NO_GLYPH_FIX = ("replace the character, or give the game a font that has it: fon
 
 def no_glyph(chars: Iterable[str], text: str, coverage: Coverage | None = None) -> str:
     """The report of the characters of a text that some configured font lacks: one problem per text, however
-    many such characters it holds. Every role's font must have them (a text may be set in any); when only
-    some lack them, they are named: "no font has 一" was untrue of a game whose bold font alone lacked it."""
-    return f"{lacking(chars, coverage)} {', '.join(describe_char(char) for char in sorted(chars))}, used in " \
-           f"{text[:40]!r}"
+    many such characters it holds."""
+    return f"{missing_glyphs(chars, coverage)}, used in {text[:40]!r}"
 
 
-def lacking(chars: Iterable[str], coverage: Coverage | None) -> str:
-    """"no font has", or "the bold font (X.ttf) has no" when the others have every one of ``chars``."""
+def missing_glyphs(chars: Iterable[str], coverage: Coverage | None = None) -> str:
+    """"no font has U+4E00 '一' (...)", or "the bold font (X.ttf) has no ..." when the others have every one
+    of ``chars``. Every role's font must have them (a text may be set in any); "no font has 一" was untrue
+    of a game whose bold font alone lacked it."""
     chars = set(chars)
+    described = ", ".join(describe_char(char) for char in sorted(chars))
     roles = coverage.roles if coverage is not None else {}
     short = [(role, name) for role, (name, own) in roles.items() if own.missing(chars)]
     if not short or len(short) == len(roles):
-        return "no font has"
-    return " and ".join(f"the {role} font ({name})" for role, name in short) + \
-        (" has no" if len(short) == 1 else " have no")
+        return f"no font has {described}"
+    fonts = " and ".join(f"the {role} font ({name})" for role, name in short)
+    return f"{fonts} {'has' if len(short) == 1 else 'have'} no {described}"
 
 
 def describe_char(char: str) -> str:

@@ -20,35 +20,46 @@ if TYPE_CHECKING:  # svglib and reportlab.graphics load only for decks that have
     from reportlab.pdfgen.canvas import Canvas
 
 _LOCK = threading.Lock()
-_DRAWINGS: dict[tuple[str, int, int], Drawing] = {}
+_LOADED: dict[tuple[str, int, int], tuple[Drawing, tuple[str, ...]]] = {}
 
 
 def load_svg(path: Path) -> Drawing:
     """Parse once per process and file version (`pnp watch` redraws art saved since); a broken file
     or one with text is a data error."""
+    return _loaded(path)[0]
+
+
+def left_out_features(path: Path) -> tuple[str, ...]:
+    """What the SVG file uses that will not print as drawn (a designer's Inkscape export: a group at 50 %
+    opacity printed solid, a drop shadow vanished), named as a designer would; () when nothing."""
+    return _loaded(path)[1]
+
+
+def _loaded(path: Path) -> tuple[Drawing, tuple[str, ...]]:
     info = path.stat()
     key = (str(path.resolve()), info.st_size, info.st_mtime_ns)
     with _LOCK:
-        known = _DRAWINGS.get(key)
-    if known is not None:
-        return known
-    drawing = parse_svg(path.read_bytes(), f"SVG {path.name}", path)
-    with _LOCK:
-        _DRAWINGS[key] = drawing
-    return drawing
+        known = _LOADED.get(key)
+    if known is None:
+        data = path.read_bytes()
+        root = _svg_root(data, f"SVG {path.name}", path)  # first: a damaged file is said as such
+        known = (_drawing(data, f"SVG {path.name}", path), _features(root))
+        with _LOCK:
+            _LOADED[key] = known
+    return known
 
 
 def parse_svg(data: bytes, what: str, file: Path | None) -> Drawing:
     """An SVG file's bytes as a reportlab drawing, for card art and icons alike; ``what`` names it in
-    messages ("SVG dragon.svg", "icon coin").
+    messages ("SVG dragon.svg", "icon coin")."""
+    _svg_root(data, what, file)
+    return _drawing(data, what, file)
 
-    svglib's parser recovers from broken XML and draws whatever survived, so a strict parse comes
-    first and turns a damaged file into a clear error. svglib gets a file object, not a path, which
-    also stops it following references to other files.
-    """
+
+def _svg_root(data: bytes, what: str, file: Path | None) -> Any:
+    """The SVG's XML, parsed strictly: svglib's parser recovers from broken XML and draws whatever
+    survived, so a damaged file is a clear error here instead."""
     import xml.etree.ElementTree as ElementTree  # only once a deck has SVG art or icons
-
-    from svglib.svglib import svg2rlg
 
     try:
         root = ElementTree.fromstring(data)
@@ -58,6 +69,14 @@ def parse_svg(data: bytes, what: str, file: Path | None) -> Drawing:
     if not root.tag.endswith("svg"):
         raise DataError(f"{what} is not an SVG file (its root element is <{root.tag}>)", file)
     refuse_linked_pictures(root, what, file)
+    return root
+
+
+def _drawing(data: bytes, what: str, file: Path | None) -> Drawing:
+    """svglib's drawing of it. svglib gets a file object, not a path, which also stops it following
+    references to other files."""
+    from svglib.svglib import svg2rlg
+
     try:
         drawing = svg2rlg(io.BytesIO(data))
     except Exception as exc:  # svglib raises many kinds of errors on bad input
@@ -93,27 +112,9 @@ def refuse_linked_pictures(root: Any, what: str, file: Path | None) -> None:
 LEFT_OUT_ELEMENTS = {"mask": "masks", "filter": "filters (shadows, blurs)", "pattern": "pattern fills",
                      "foreignObject": "embedded HTML", "flowRoot": "flowed text"}
 _CSS_EFFECTS = re.compile(r"(?<![-\w])(opacity|filter|mask|mix-blend-mode)\s*:\s*([^;}]+)")
-_FEATURE_CACHE: dict[tuple[str, int, int], tuple[str, ...]] = {}
 
 
-def left_out_features(path: Path) -> tuple[str, ...]:
-    """What the SVG file uses that will not print as drawn (a designer's Inkscape export: a group at 50 %
-    opacity printed solid, a drop shadow vanished), named as a designer would; () when nothing."""
-    info = path.stat()
-    key = (str(path.resolve()), info.st_size, info.st_mtime_ns)
-    known = _FEATURE_CACHE.get(key)
-    if known is None:
-        known = _FEATURE_CACHE[key] = _features(path.read_bytes())
-    return known
-
-
-def _features(data: bytes) -> tuple[str, ...]:
-    import xml.etree.ElementTree as ElementTree
-
-    try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError:
-        return ()  # said as an error where the art is read
+def _features(root: Any) -> tuple[str, ...]:
     found: set[str] = set()
     for element in root.iter():
         if not isinstance(element.tag, str):

@@ -89,7 +89,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     expressions in `pnp check`, before anything is drawn.
     """
     from pnp.render.deck import bind_game
-    from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, describe_char, lacking, no_glyph
+    from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, missing_glyphs, no_glyph
     from pnp.render.layout import load_library
 
     library = load_library(game.path, report)
@@ -125,9 +125,7 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
                         glyphs.add(no_glyph(missing, text, covered), *where(card.card.source), NO_GLYPH_FIX,
                                    card.card.id)
                     else:
-                        chars = f"{lacking(missing, covered)} " + ", ".join(describe_char(char)
-                                                                             for char in sorted(missing))
-                        in_manifest.setdefault((chars, line), {})[card.card.id] = None
+                        in_manifest.setdefault((missing_glyphs(missing, covered), line), {})[card.card.id] = None
         glyphs.report_to(lang_report)
         for (chars, line), cards in in_manifest.items():
             lang_report.error(f"{chars}, written here and printed on {len(cards)} card(s): "
