@@ -82,7 +82,7 @@ def forget_digests(cache: Path) -> Callable[[], None]:
         import shutil
 
         from pnp.load.digests import INDEX_FOLDER
-        from pnp.render.images import FACTS_FOLDER
+        from pnp.render.cards.images import FACTS_FOLDER
 
         for name in (INDEX_FOLDER, FACTS_FOLDER):
             shutil.rmtree(cache / name, ignore_errors=True)

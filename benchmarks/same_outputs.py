@@ -56,11 +56,15 @@ def build(checkout: Path, out: Path, cache: Path) -> None:
         sys.exit(f"build failed in {checkout} ({done.returncode}):\n{done.stdout}\n{done.stderr}")
 
 
+def _outputs(folder: Path) -> set[Path]:
+    """The output files below ``folder``, less the build's own stamps (keyed by the folder's path)."""
+    return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and ".cache" not in p.relative_to(folder).parts}
+
+
 def differences(before: Path, after: Path) -> list[str]:
     """Every file that is on one side only or differs in bytes, as 'what: path'."""
     found: list[str] = []
-    names_before = {p.relative_to(before) for p in before.rglob("*") if p.is_file()}
-    names_after = {p.relative_to(after) for p in after.rglob("*") if p.is_file()}
+    names_before, names_after = _outputs(before), _outputs(after)
     found += [f"only in base: {name}" for name in sorted(names_before - names_after)]
     found += [f"only in new: {name}" for name in sorted(names_after - names_before)]
     for name in sorted(names_before & names_after):
@@ -86,7 +90,7 @@ def main() -> int:
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT, check=False)
         found = differences(work / "base", work / "new")
-        files = sum(1 for p in (work / "new").rglob("*") if p.is_file())
+        files = len(_outputs(work / "new"))
         if found:
             print("\n".join(found))
             print(f"{len(found)} of {files} file(s) differ from {arguments.base}")

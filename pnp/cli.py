@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from pnp import __version__
-from pnp.render.paper import PAPER_SIZES
+from pnp.render.sheets.paper import PAPER_SIZES
 
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
 WHAT_CHOICES = ["cards", "fold", "lowink", "calibration", "png", "singles", "rules", "aid"]
@@ -43,7 +43,7 @@ class PaperParam(click.ParamType):
     name = "PAPER"
 
     def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
-        from pnp.render.paper import SizeError, paper_key, parse_paper, smaller_than_smallest
+        from pnp.render.sheets.paper import SizeError, paper_key, parse_paper, smaller_than_smallest
 
         text = str(value).strip().lower()
         if text in PAPER_SIZES:
@@ -164,7 +164,7 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
           recompress: bool, max_dpi: int | None, out: Path | None) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
     from pnp.commands.build import BuildRequest, printer_settings, run_build
-    from pnp.render.card_pdf import PrintOptions
+    from pnp.render.cards.card_pdf import PrintOptions
     from pnp.write.jobs import BuildOptions
 
     duplex_edge, back_offset = printer_settings(printer, duplex_edge, back_offset)
@@ -256,7 +256,7 @@ def _finite(value: float, option: str) -> float:
 
 def _calibration_language(lang: str) -> str:
     """A language the sheet is written in: it also names the file, so nothing else (a path) gets through."""
-    from pnp.render.calibration_words import CALIBRATION_TEXTS
+    from pnp.render.sheets.calibration_words import CALIBRATION_TEXTS
 
     if lang not in CALIBRATION_TEXTS:
         from pnp.diagnostics import clipped

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.render.fonts import font_cache_dir
+from pnp.render.text.fonts import font_cache_dir
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ from reportlab.platypus import Spacer
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
-from pnp.render.aid import largest_fitting, pair_tables, write_aid, write_aid_cards
+from pnp.render.rulebook.aid import largest_fitting, pair_tables, write_aid, write_aid_cards
 from pnp.rules import get_rules
 from pnp.rules.base import AidTable
 
@@ -197,7 +197,7 @@ def test_a_sheet_readable_in_one_column_keeps_it(game: Game, aids: dict) -> None
 
 
 def test_split_rows_keeps_order_and_puts_the_notes_under_the_last_part() -> None:
-    from pnp.render.aid import split_rows
+    from pnp.render.rulebook.aid import split_rows
 
     table = AidTable(id="t", title="Steps", header=["h"], rows=[[str(n)] for n in range(7)], notes=["note"])
     parts = split_rows(table, 3, "en")
@@ -212,7 +212,7 @@ def test_a_table_too_dense_for_two_sides_takes_as_many_as_it_needs(game: Game, c
     set every part at 7 pt or more, in order, each part marked, starting on a front."""
     from reportlab.lib.units import mm
 
-    from pnp.render.aid import (
+    from pnp.render.rulebook.aid import (
         AID_CARD,
         CARD_INSET,
         READABLE_CARD_SIZE,
@@ -220,8 +220,8 @@ def test_a_table_too_dense_for_two_sides_takes_as_many_as_it_needs(game: Game, c
         card_sides,
         split_rows,
     )
-    from pnp.render.fonts import prepare_fonts
-    from pnp.render.rulebook_style import stack_height
+    from pnp.render.rulebook.style import stack_height
+    from pnp.render.text.fonts import prepare_fonts
 
     rows = [[f"Step {n}: draw a card, then pass one to the player on your left"] for n in range(1, 41)]
     dense = AidTable(id="steps", title="Turn", header=["step"], rows=rows, notes=["Then the next player."])
@@ -250,8 +250,8 @@ def test_a_narrow_aid_table_in_a_rulebook_keeps_its_natural_widths(cache: Path) 
     so a page of tables lines up."""
     from reportlab.lib.pagesizes import A4
 
-    from pnp.render.fonts import prepare_fonts
-    from pnp.render.rulebook_style import RULEBOOK_FILL_FROM, RulebookStyles, column_widths, regular
+    from pnp.render.rulebook.style import RULEBOOK_FILL_FROM, RulebookStyles, column_widths, regular
+    from pnp.render.text.fonts import prepare_fonts
 
     texts = ["Cards of that number in the market", "Sell", "Buy", "0", "1", "4", "6"]
     fontset = prepare_fonts(texts, cache)

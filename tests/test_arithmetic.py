@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.render.arithmetic import arithmetic_names, evaluate_arithmetic
-from pnp.render.sandbox import make_environment
+from pnp.compose.arithmetic import arithmetic_names, evaluate_arithmetic
+from pnp.compose.sandbox import make_environment
 
 CONTEXT = {"width": 63.5, "height": 88.9, "count": 3, "flag": True, "card": {"rank": 7}, "name": "x"}
 

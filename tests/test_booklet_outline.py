@@ -25,9 +25,9 @@ from pypdf import PdfReader
 from pnp.cli import cli
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render.booklet import padded_page_count, saddle_stitch_order, write_booklet
-from pnp.render.paper import PAPER_SIZES, Paper
-from pnp.render.rulebook import write_rulebook
+from pnp.render.rulebook.book import write_rulebook
+from pnp.render.rulebook.booklet import padded_page_count, saddle_stitch_order, write_booklet
+from pnp.render.sheets.paper import PAPER_SIZES, Paper
 from pnp.rules import get_rules
 
 DATA = Path(__file__).resolve().parents[1] / "data"

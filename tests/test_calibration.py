@@ -17,13 +17,13 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from pnp.render.calibration import (
+from pnp.render.sheets.calibration import (
     SCALE_OFFSET_MM,
     CalibrationTexts,
     calibration_targets,
     write_calibration_sheet,
 )
-from pnp.render.paper import PAPER_SIZES
+from pnp.render.sheets.paper import PAPER_SIZES
 
 pdfmetrics.registerFont(
     TTFont("Vera", os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf"))

@@ -2,7 +2,7 @@
 
 CommonMark leaves ``**大切：**全員`` as literal asterisks (a closing ``**`` after punctuation must
 be followed by a space or punctuation); pnp's Markdown treats a CJK neighbour as if it were one
-(pnp/render/cjk_emphasis.py). Where no CJK character touches a delimiter run nothing changes,
+(pnp/compose/emphasis.py). Where no CJK character touches a delimiter run nothing changes,
 which the English cases check against a plain CommonMark parser.
 """
 
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+from pnp.compose.blocks import Paragraph
+from pnp.compose.emphasis import use_cjk_friendly_emphasis
+from pnp.compose.markdown import make_markdown, parse_rule_text
 from pnp.diagnostics import Report
-from pnp.render.cjk_emphasis import use_cjk_friendly_emphasis
-from pnp.render.linebreak import Text
-from pnp.render.rule_blocks import Paragraph
-from pnp.render.rule_markdown import make_markdown, parse_rule_text
+from pnp.render.text.linebreak import Text
 
 
 def tokens(text: str, md: MarkdownIt | None = None) -> list[tuple[str, str]]:

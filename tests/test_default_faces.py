@@ -58,9 +58,9 @@ from reportlab.lib.units import mm
 
 from pnp.cli import cli
 from pnp.diagnostics import Report
-from pnp.render.deck import BoundComponent, DeckRenderer, bind_game, make_painter
-from pnp.render.fonts import prepare_fonts
-from pnp.render.sheets import new_canvas
+from pnp.render.cards.deck import BoundComponent, DeckRenderer, bind_game, make_painter
+from pnp.render.sheets.draw import new_canvas
+from pnp.render.text.fonts import prepare_fonts
 from pnp.validate import check_folder
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "layouts"

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pnp.cli import cli
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render import figures
+from pnp.render.rulebook import figures
 from pnp.rules import get_rules
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -13,8 +13,8 @@ import pytest
 from PIL import Image, ImageOps
 from test_images import BOX, image_objects, ours, pdf_with, raster
 
-from pnp.render import images
-from pnp.render.images import inspect_image
+from pnp.render.cards import images
+from pnp.render.cards.images import inspect_image
 
 QUADRANTS = ((220, 30, 30), (30, 160, 30), (30, 30, 220), (230, 200, 40))  # top-left, top-right, bottom-left, -right
 

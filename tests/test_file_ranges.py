@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.render import pdf_images
-from pnp.render.pdf_images import FileRanges, ImageChangedError
+from pnp.render.pdf import pdf_images
+from pnp.render.pdf.pdf_images import FileRanges, ImageChangedError
 
 
 def ranged_file(tmp_path: Path, size: int) -> tuple[FileRanges, bytes]:

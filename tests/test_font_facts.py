@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from pnp.render import fonts
-from pnp.render.fonts import Coverage, covered_characters, default_font_paths
-from pnp.render.sfnt import SfntError, table_directory, typographic_metrics
+from pnp.render.text import fonts
+from pnp.render.text.fonts import Coverage, covered_characters, default_font_paths
+from pnp.render.text.sfnt import SfntError, table_directory, typographic_metrics
 from pnp.write.stamps import _PINNED, installed_versions
 
 

@@ -15,7 +15,7 @@ from reportlab.lib.pagesizes import A6
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import DataError
-from pnp.render.fonts import (
+from pnp.render.text.fonts import (
     FontSet,
     MissingGlyphError,
     default_font_paths,
@@ -196,7 +196,7 @@ def test_a_subset_of_400_characters_holds_every_one() -> None:
 
 
 def test_remembered_coverage_ranges_read_back_exactly_and_refuse_damage() -> None:
-    from pnp.render.fonts import _as_ranges, _parse_ranges
+    from pnp.render.text.fonts import _as_ranges, _parse_ranges
 
     ranges = _as_ranges([0x20, 0x21, 0x22, 0x41, 0x3042, 0x3043, 0x20000])
     assert ranges == [(0x20, 0x22), (0x41, 0x41), (0x3042, 0x3043), (0x20000, 0x20000)]
@@ -210,7 +210,7 @@ def test_a_font_cache_that_cannot_be_written_costs_speed_not_the_build(tmp_path:
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Every build failed with "cannot write .../fonts/...ttf" when the cache's fonts folder could not be
     written (a root-owned ~/.cache/pnp/fonts): the subset now goes to a folder of the process's own."""
-    import pnp.render.fonts as fonts_module
+    import pnp.render.text.fonts as fonts_module
 
     def refuse(path: Path, data: bytes) -> None:
         raise PermissionError(13, "Permission denied", str(path))

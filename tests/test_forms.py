@@ -21,13 +21,13 @@ from PIL import ImageChops
 from pypdf import PdfReader
 
 from pnp.diagnostics import Report
-from pnp.render.card_pdf import PrintOptions, write_component_pdf
-from pnp.render.deck import DeckRenderer, bind_game, expand_copies, make_painter
-from pnp.render.fonts import prepare_fonts
-from pnp.render.forms import SharingPlan
-from pnp.render.imposition import plan_sheet
-from pnp.render.paper import PAPER_SIZES, CardSize
-from pnp.render.sheets import SheetOptions, write_card_sheets
+from pnp.render.cards.card_pdf import PrintOptions, write_component_pdf
+from pnp.render.cards.deck import DeckRenderer, bind_game, expand_copies, make_painter
+from pnp.render.cards.forms import SharingPlan
+from pnp.render.sheets.draw import SheetOptions, write_card_sheets
+from pnp.render.sheets.imposition import plan_sheet
+from pnp.render.sheets.paper import PAPER_SIZES, CardSize
+from pnp.render.text.fonts import prepare_fonts
 from pnp.validate import check_folder
 
 GAME_TOML = """\
@@ -183,7 +183,7 @@ def all_forms(path: Path) -> set[int]:
 
 
 def _is_ruler(name: str) -> bool:
-    """The sheet's ruler is a form of its own (pnp/render/sheets.py); these tests are about card forms."""
+    """The sheet's ruler is a form of its own (pnp/render/sheets/draw.py); these tests are about card forms."""
     return "pnpRuler" in name
 
 

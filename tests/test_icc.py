@@ -30,8 +30,8 @@ from test_images import (
     raw_stream,
 )
 
-from pnp.render import images
-from pnp.render.images import draw_image, inspect_image
+from pnp.render.cards import images
+from pnp.render.cards.images import draw_image, inspect_image
 
 GREY = (128, 128, 128)
 SRGB_OF_LINEAR_128 = 188  # 128/255 of the light, written with the sRGB tone curve

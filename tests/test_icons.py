@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import DataError
-from pnp.render.icons import available_icons, builtin_folder, draw_icon, inline_drawer, load_icon
+from pnp.render.cards.icons import available_icons, builtin_folder, draw_icon, inline_drawer, load_icon
 
 REQUIRED = [
     "key", "eye", "gem", "clover", "moon", "mask", "crown", "spade", "heart", "diamond", "club",
@@ -355,7 +355,7 @@ def test_an_icon_with_text_is_refused_like_svg_art(tmp_path: Path) -> None:
 
 def test_a_wide_icon_in_card_text_fills_the_room_the_text_layout_gives_it(tmp_path: Path) -> None:
     """The layout reserves aspect × size across; the drawer cards use must scale by height to fill it."""
-    from pnp.render.faces import IconShelf
+    from pnp.render.cards.faces import IconShelf
 
     write(tmp_path, "banner", WIDE_SVG)
     inline = IconShelf([tmp_path])["banner"]

@@ -16,8 +16,8 @@ from PIL import Image, ImageDraw
 from pypdf import PdfReader
 
 from pnp.cli import cli
-from pnp.render.imposition import plan_sheet
-from pnp.render.paper import CARD_SIZES, PAPER_SIZES
+from pnp.render.sheets.imposition import plan_sheet
+from pnp.render.sheets.paper import CARD_SIZES, PAPER_SIZES
 
 MANIFEST = """\
 id = "art-deck"

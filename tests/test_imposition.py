@@ -8,9 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from pnp.render.imposition import duplex_back_slots, duplex_flip_axis, mirror_margin_item, plan_fold_sheet, plan_sheet
-from pnp.render.paper import CARD_SIZES, PAPER_SIZES, CardSize, SizeError, parse_card_size, parse_paper
-from pnp.render.sheet_geometry import LABEL_BAND_MIN_MM, PRINTER_MARGIN_MM, ImpositionError, Rect, Segment, SheetPlan
+from pnp.render.sheets.geometry import LABEL_BAND_MIN_MM, PRINTER_MARGIN_MM, ImpositionError, Rect, Segment, SheetPlan
+from pnp.render.sheets.imposition import (
+    duplex_back_slots,
+    duplex_flip_axis,
+    mirror_margin_item,
+    plan_fold_sheet,
+    plan_sheet,
+)
+from pnp.render.sheets.paper import CARD_SIZES, PAPER_SIZES, CardSize, SizeError, parse_card_size, parse_paper
 
 A4 = PAPER_SIZES["a4"]
 LETTER = PAPER_SIZES["letter"]

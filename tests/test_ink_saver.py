@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pnp.compose.bind import Resolved
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render.bind import Resolved
-from pnp.render.deck import bind_game
-from pnp.render.ink_saver import DARK_INK, on_white_paper
+from pnp.render.cards.deck import bind_game
+from pnp.render.cards.ink_saver import DARK_INK, on_white_paper
 from pnp.rules import get_rules
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -68,7 +68,7 @@ def test_rudy_coins_print_their_value_in_the_low_ink_variant():
 def test_a_faint_pattern_on_a_light_ground_stays_faint_in_the_low_ink_variant() -> None:
     """Its lines all turned #b0b0b0: a #eeeeee texture on white printed darker in the variant meant to
     save ink. Lines on a dark ground the variant leaves out still turn grey, or they would vanish."""
-    from pnp.render.ink_saver import PATTERN_GREY, low_ink_pattern_lines
+    from pnp.render.cards.ink_saver import PATTERN_GREY, low_ink_pattern_lines
 
     assert low_ink_pattern_lines("#eeeeee", None) == "#eeeeee"
     assert low_ink_pattern_lines("#eeeeee", "#fafafa") == "#eeeeee"

@@ -535,7 +535,7 @@ def test_the_sandbox_refuses_to_fill_the_memory(game: NewGame, text: str, said: 
 
 
 def test_small_repeats_and_powers_still_work() -> None:
-    from pnp.render.sandbox import make_environment
+    from pnp.compose.sandbox import make_environment
 
     env = make_environment()
     assert env.from_string("{{ '-' * 3 }}{{ 2 ** 10 }}{{ [0] * 2 }}").render() == "---1024[0, 0]"

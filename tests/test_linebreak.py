@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.render.linebreak import Icon, Text, break_lines, slice_runs
+from pnp.render.text.linebreak import Icon, Text, break_lines, slice_runs
 
 
 def toy_width(run: Text | Icon) -> float:

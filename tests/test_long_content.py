@@ -14,8 +14,8 @@ from pypdf import PdfReader
 
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render.booklet import write_booklet
-from pnp.render.rulebook import write_rulebook
+from pnp.render.rulebook.book import write_rulebook
+from pnp.render.rulebook.booklet import write_booklet
 from pnp.rules import get_rules
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "take-over-that-job"

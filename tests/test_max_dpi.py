@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 from test_image_deck import MANIFEST  # the minimal image-deck game of the image-deck tests
 
 from pnp.cli import cli
-from pnp.render.images import draw_image, resampled_size
+from pnp.render.cards.images import draw_image, resampled_size
 
 BOX = (36.0, 36.0, 144.0, 108.0)  # 2 × 1.5 inches: a 1200 × 900 px picture prints at 600 dpi
 
@@ -165,7 +165,7 @@ def test_build_option_rebuilds_and_shrinks_an_image_deck(tmp_path):
 
 def record_decodes(monkeypatch) -> list[tuple]:
     """(digest, size) of every picture decoded from here on."""
-    from pnp.render import images
+    from pnp.render.cards import images
 
     decoded: list[tuple] = []
     real = images.decoded
@@ -177,7 +177,7 @@ def record_decodes(monkeypatch) -> list[tuple]:
 def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, monkeypatch):
     """decode_ahead works out each resampled size as drawing does: every picture is decoded once,
     and the PDF is byte for byte the one drawing alone makes."""
-    from pnp.render import deck, images
+    from pnp.render.cards import deck, images
 
     data = picture_game(tmp_path, "abc", alpha=True)  # alpha: decoded even without --max-dpi
     decoded = record_decodes(monkeypatch)
@@ -193,7 +193,7 @@ def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, mon
     assert len(decoded) == len(set(decoded)) == 3
     assert {size for _, size in decoded} == {(821, 1121)}
     monkeypatch.setattr(deck, "decode_art_ahead", lambda bound, painter: None)
-    monkeypatch.setattr("pnp.render.card_pdf.decode_art_ahead", lambda bound, painter: None)
+    monkeypatch.setattr("pnp.render.cards.card_pdf.decode_art_ahead", lambda bound, painter: None)
     assert build(tmp_path / "alone") == ahead
 
 
@@ -201,7 +201,7 @@ def test_a_wider_sheet_bleed_scales_every_card_alike_and_decodes_each_picture_on
     """With --bleed 5 (wider than the art's 3 mm) the art grows to cover 5 mm on every edge of every
     card. It used to grow 5 mm only on the sheet's outer edges and 3 mm where cards abut, so cards were
     scaled by where they sat, and each picture was resampled again at its slot's size."""
-    from pnp.render import images
+    from pnp.render.cards import images
 
     data = picture_game(tmp_path, "abc", alpha=False)
     decoded = record_decodes(monkeypatch)

@@ -9,9 +9,9 @@ from reportlab.lib.pagesizes import A5
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from pnp.render.fonts import prepare_fonts
-from pnp.render.rulebook_story import _boxed
-from pnp.render.rulebook_style import EXAMPLE_TINT
+from pnp.render.rulebook.story import _boxed
+from pnp.render.rulebook.style import EXAMPLE_TINT
+from pnp.render.text.fonts import prepare_fonts
 
 WORDS = "Paragraph {n} of the long example, which explains one more step of the trick in detail."
 

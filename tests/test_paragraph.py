@@ -10,9 +10,9 @@ from pypdf import PdfReader
 from reportlab.lib.pagesizes import A5
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
-from pnp.render.fonts import FontSet, prepare_fonts
-from pnp.render.linebreak import Icon, Text
-from pnp.render.paragraph import BodyStyle, KinsokuParagraph
+from pnp.render.text.fonts import FontSet, prepare_fonts
+from pnp.render.text.linebreak import Icon, Text
+from pnp.render.text.paragraph import BodyStyle, KinsokuParagraph
 
 SENTENCE = (
     "各プレイヤーは手札を7枚ずつ受け取り、残りのカードは山札として「テーブルの中央」に置きます。"

@@ -10,7 +10,7 @@ pixels (A4 at 10 px/mm: 2100 × 2970 px, cards 635 × 889; Letter at 200 dpi: 17
 for pixel.
 
 What "continuous" means, without assuming how a pattern is built: a card's pattern runs on into its
-bleed (pnp/render/patterns.py), so the grid's outer bleed shows how the pattern goes on past a trim
+bleed (pnp/render/cards/patterns.py), so the grid's outer bleed shows how the pattern goes on past a trim
 edge. A cut line shared by two cards is seamless when the strip across it looks like the strips
 across the grid's outer trim edges in line with it. With each card's pattern centred on the card and
 a repeat that does not divide the card, the shared cut was a mirror join instead: two grid lines
@@ -32,10 +32,10 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import cli
-from pnp.render.imposition import duplex_back_slots, plan_sheet
-from pnp.render.paper import CardSize, parse_paper
-from pnp.render.patterns import fit_tiles, tile_size
-from pnp.render.sheet_geometry import Slot
+from pnp.render.cards.patterns import fit_tiles, tile_size
+from pnp.render.sheets.geometry import Slot
+from pnp.render.sheets.imposition import duplex_back_slots, plan_sheet
+from pnp.render.sheets.paper import CardSize, parse_paper
 
 PX_PER_MM = {"a4": 10.0, "letter": 200 / 25.4}
 PAGE_PX = {"a4": (2100, 2970), "letter": (1700, 2200)}

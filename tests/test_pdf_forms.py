@@ -16,8 +16,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render.booklet import write_booklet
-from pnp.render.pdf_forms import end_form
+from pnp.render.pdf.pdf_forms import end_form
+from pnp.render.rulebook.booklet import write_booklet
 from pnp.rules import get_rules
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -17,12 +17,12 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli import cli
+from pnp.compose.blocks import plain
+from pnp.compose.ruletext import load_rule_text
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render.figures import Label, example_figure, make_card_art
-from pnp.render.rule_blocks import plain
-from pnp.render.rulebook import write_rulebook
-from pnp.render.ruletext import load_rule_text
+from pnp.render.rulebook.book import write_rulebook
+from pnp.render.rulebook.figures import Label, example_figure, make_card_art
 from pnp.rules import get_rules
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "take-over-that-job"

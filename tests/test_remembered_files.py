@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from pnp.load import digests
-from pnp.render import images
+from pnp.render.cards import images
 
 OLD = time.time() - 3600  # an old mtime; the ctime is always now, so tests that persist shorten the settling time
 

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli import cli
+from pnp.compose.markdown import parse_rule_text
 from pnp.diagnostics import Report
-from pnp.render.rule_markdown import parse_rule_text
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -32,9 +32,9 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.diagnostics import DataError, Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
-from pnp.render.booklet import saddle_stitch_order, write_booklet
-from pnp.render.fonts import prepare_fonts
-from pnp.render.rulebook import write_rulebook
+from pnp.render.rulebook.book import write_rulebook
+from pnp.render.rulebook.booklet import saddle_stitch_order, write_booklet
+from pnp.render.text.fonts import prepare_fonts
 from pnp.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -342,9 +342,9 @@ def test_page_matches_golden_image(built: dict) -> None:
 
 def test_a_lead_in_ending_in_a_colon_stays_with_what_it_introduces() -> None:
     """"There are 6 set elements:" ended a page, and its table began the next."""
-    from pnp.render.linebreak import Text
-    from pnp.render.rule_blocks import ListBlock, Paragraph, TableBlock
-    from pnp.render.rulebook_story import _leads_in
+    from pnp.compose.blocks import ListBlock, Paragraph, TableBlock
+    from pnp.render.rulebook.story import _leads_in
+    from pnp.render.text.linebreak import Text
 
     table = TableBlock(((Text("Set"),),), (((Text("run"),),),), ("left",), 5)
     items = ListBlock(False, 1, ((Paragraph((Text("one"),), 7),),), 7)

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from pnp.compose.blocks import AidTableRef, ExampleRef, Heading, Paragraph, plain
+from pnp.compose.ruletext import load_rule_text
+from pnp.compose.template import bind_example_results, format_value
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
-from pnp.render.rule_blocks import AidTableRef, ExampleRef, Heading, Paragraph, plain
-from pnp.render.rule_template import bind_example_results, format_value
-from pnp.render.ruletext import load_rule_text
 from pnp.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -277,7 +277,7 @@ def test_an_unknown_result_taken_apart_by_a_macro_stays_quiet() -> None:
     examples cannot be computed (any rules.toml error), each fence's result is unknown: that printed
     '?' but stopped the render with "None is undefined", and the text then failed its structure check.
     Now it prints "?" and only real unknown names are reported."""
-    from pnp.render.rule_template import _UnknownResult, render_template
+    from pnp.compose.template import _UnknownResult, render_template
 
     source = ('{% macro c(id) %}{% set part = id.split("-") %}{{ colours[part[0]] }} {{ part[1] }}{% endmacro %}\n'
               "won by {{ c(result.card) }}; {{ colours.bleu }}")
@@ -295,7 +295,7 @@ def test_an_unknown_result_taken_apart_by_a_macro_stays_quiet() -> None:
 ])
 def test_a_missing_entry_says_which_entries_there_are(placeholder: str, message: str) -> None:
     """setup[9] was "dict object has no element 9"; setup["2"] "has no field '2' (did you mean '2'?)"."""
-    from pnp.render.rule_template import render_template
+    from pnp.compose.template import render_template
 
     _, problems = render_template(placeholder, Path("en.md"), {"setup": {2: {"hand": 6}, 3: {"hand": 6}}})
     assert [problem.message for problem in problems] == [message]
@@ -303,7 +303,7 @@ def test_a_missing_entry_says_which_entries_there_are(placeholder: str, message:
 
 def test_a_helper_called_with_the_wrong_arguments_says_so_in_a_writers_words() -> None:
     """card() was "TypeError: rule_context.<locals>.card() missing 1 required positional argument", no fix."""
-    from pnp.render.rule_template import RuleTextError, render_template
+    from pnp.compose.template import RuleTextError, render_template
 
     def card(card_id: str) -> str:
         return card_id
@@ -319,9 +319,9 @@ def test_a_helper_called_with_the_wrong_arguments_says_so_in_a_writers_words() -
 def test_a_syntax_error_in_a_file_with_macros_is_one_error() -> None:
     """With the text unrenderable, its structure is read with the template code blanked; the text between
     a macro's placeholders ("の") was left, and reported as "text before the first heading"."""
+    from pnp.compose.markdown import parse_rule_text
+    from pnp.compose.template import without_template_code
     from pnp.diagnostics import Report
-    from pnp.render.rule_markdown import parse_rule_text
-    from pnp.render.rule_template import without_template_code
 
     source = ('{% macro c(id) %}{% set part = id.split("-") %}{{ colours[part[0]] }}の{{ part[1] }}{% endmacro %}\n'
               "{% call c('x') %}body{% endcall %}\n\n## 概要 {#overview}\n\n{{ players.min }人で遊びます。\n")
@@ -334,7 +334,7 @@ def test_a_syntax_error_in_a_file_with_macros_is_one_error() -> None:
 
 def test_a_block_left_open_is_reported_where_it_opens_not_where_the_file_ends() -> None:
     """Jinja2 says "Unexpected end of template" at the file's last tag: line 9 here, for the if on line 4."""
-    from pnp.render.rule_template import RuleTextError, render_template
+    from pnp.compose.template import RuleTextError, render_template
 
     source = ("## A {#a}\n\ntext\n{% if x %}\nb\n\n## B {#b}\n\n"
               "{% for i in y %}{{ i }}{% endfor %}{% set n = 1 %} more\nand more\n")

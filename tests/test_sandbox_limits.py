@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-import pnp.render.sandbox as sandbox
+import pnp.compose.sandbox as sandbox
 from pnp.cli import cli
 
 NESTED_LOOPS = "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}"
@@ -107,8 +107,8 @@ def test_the_timer_is_put_back(data: Path) -> None:
 def test_a_bug_in_pnp_keeps_its_traceback(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Guard: only what the template and Jinja2 raise is the text's fault. A RuntimeError raised in
     pnp's own code behind {{ card(...) }} is a bug and must not be dressed up as the rule text's error."""
-    import pnp.render.rule_template as rule_template
-    from pnp.render.pdf_images import write_spliced
+    import pnp.compose.template as rule_template
+    from pnp.render.pdf.pdf_images import write_spliced
 
     def broken(*_args: object) -> str:  # fails inside pnp's code, as a bug there would
         write_spliced(io.BytesIO(), b"", [(b"placeholder", None)])

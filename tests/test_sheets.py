@@ -28,10 +28,10 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.render.imposition import plan_fold_sheet, plan_sheet
-from pnp.render.paper import CARD_SIZES, PAPER_SIZES, CardSize
-from pnp.render.sheet_geometry import Rect, SheetPlan
-from pnp.render.sheets import SheetLabels, SheetOptions, write_card_sheets
+from pnp.render.sheets.draw import SheetLabels, SheetOptions, write_card_sheets
+from pnp.render.sheets.geometry import Rect, SheetPlan
+from pnp.render.sheets.imposition import plan_fold_sheet, plan_sheet
+from pnp.render.sheets.paper import CARD_SIZES, PAPER_SIZES, CardSize
 
 pdfmetrics.registerFont(
     TTFont("Vera", os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf"))

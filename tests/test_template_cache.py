@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.render import rule_template
-from pnp.render.rule_template import make_rule_environment, render_template
+from pnp.compose import template as rule_template
+from pnp.compose.template import make_rule_environment, render_template
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.render.faces import TextIssue
+from pnp.render.cards.faces import TextIssue
 from pnp.write.runner import BuildSummary
 
 FACE_DOWN = "Draw two cards, then discard one card of your choice face down."

@@ -286,7 +286,7 @@ def test_records_that_cannot_be_read_are_one_error_not_every_section_never_recor
 def test_an_unknown_field_one_level_down_is_named_with_its_owner_and_a_suggestion() -> None:
     """components.deck.cont was "unknown name 'cont'", with no owner and no hint; a colour renamed in
     game.toml got "colours has no field 'blue' (did you mean 'table', without 'colours.'?)"."""
-    from pnp.render.bind import describe_missing
+    from pnp.compose.bind import describe_missing
 
     deck = {"id": "deck", "count": 52, "name": "Deck"}
     colours = {"green": "green", "orange": "orange"}

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import cli
-from pnp.render.upside_down import ambiguous_upside_down
+from pnp.compose.upside_down import ambiguous_upside_down
 
 DROP_EM, THICKNESS_EM = 0.12, 0.07  # as docs/layouts.md gives them
 

@@ -257,8 +257,8 @@ def _without_papers_too_small(game: Game, units: list[Unit], request: BuildReque
     (--paper letter) still fails."""
     if request.papers:
         return units, []
-    from pnp.render.imposition import paper_holds
-    from pnp.render.paper import parse_paper
+    from pnp.render.sheets.imposition import paper_holds
+    from pnp.render.sheets.paper import parse_paper
 
     bleed_mm = request.options.print.bleed_mm
     left_out: dict[tuple[str, str], list[str]] = {}

@@ -7,10 +7,10 @@ from pathlib import Path
 import click
 
 from pnp.load.game_folder import default_output
-from pnp.render.calibration import write_calibration_sheet
-from pnp.render.calibration_words import all_calibration_strings, calibration_texts
-from pnp.render.fonts import font_cache_dir, prepare_fonts
-from pnp.render.paper import parse_paper
+from pnp.render.sheets.calibration import write_calibration_sheet
+from pnp.render.sheets.calibration_words import all_calibration_strings, calibration_texts
+from pnp.render.sheets.paper import parse_paper
+from pnp.render.text.fonts import font_cache_dir, prepare_fonts
 from pnp.write.output_errors import output_problem
 
 

@@ -37,7 +37,7 @@ def environment_problems() -> list[tuple[str, str]]:
         writable, why = False, exc.strerror or str(exc)
     if not writable:
         named = "PNP_CACHE_DIR" if os.environ.get("PNP_CACHE_DIR") else "the cache folder"
-        problems.append((f"{named} {clipped(str(cache), 80)}: {why}",
+        problems.append((f"{named} {clipped(str(cache), 240)}: {why}",
                          "set PNP_CACHE_DIR to a folder you can write to (fonts and file digests are kept there)"))
     return problems
 

@@ -94,7 +94,7 @@ def read_picture_folder(folder: Path) -> PictureDeck:
 def _shown_sizes(pictures: list[Path]) -> dict[str, tuple[int, int]]:
     """Each picture's size as shown, by file name; one that cannot be read is left out (pnp check says why,
     at its card)."""
-    from pnp.render.images import ImageFormatError, inspect_image
+    from pnp.render.cards.images import ImageFormatError, inspect_image
 
     sizes = {}
     for path in pictures:
@@ -118,11 +118,11 @@ def _other_shapes(sizes: dict[str, tuple[int, int]]) -> list[str]:
 def picture_problem(path: Path) -> str | None:
     """Why a picture could not be printed as it is, said as `pnp check` would say it; None if it can."""
     from pnp.diagnostics import DataError
-    from pnp.render.deck import too_many_pixels
-    from pnp.render.images import ImageFormatError, inspect_image
+    from pnp.render.cards.deck import too_many_pixels
+    from pnp.render.cards.images import ImageFormatError, inspect_image
 
     if path.suffix.lower() == ".svg":
-        from pnp.render.vector_art import load_svg
+        from pnp.render.cards.vector_art import load_svg
 
         try:
             load_svg(path)

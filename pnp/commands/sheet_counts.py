@@ -11,9 +11,9 @@ import math
 from pnp.diagnostics import Report
 from pnp.model.game import Game
 from pnp.records import record
-from pnp.render.imposition import paper_holds, plan_sheet
-from pnp.render.paper import PAPER_SIZES, CardSize
-from pnp.render.sheet_geometry import ImpositionError
+from pnp.render.sheets.geometry import ImpositionError
+from pnp.render.sheets.imposition import paper_holds, plan_sheet
+from pnp.render.sheets.paper import PAPER_SIZES, CardSize
 
 PAPERS = ("a4", "letter")
 BLEED_MM = 3.0

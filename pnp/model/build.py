@@ -35,7 +35,7 @@ SETUP_KEYS = {"players", "pool", "kinds", "in_play", "hand", "revealed", "left",
 DEAL_KEYS = {"pool", "kinds", "in_play", "hand", "revealed", "left"}
 GRID_KEYS = {"kinds", "suits", "colours", "ranks", "copies"}
 COMPONENT_KINDS = {"cards", "tokens", "dice"}
-SHAPES = ("rect", "round")  # round: the art is cut to the ellipse the trim holds (pnp/render/sheets.py)
+SHAPES = ("rect", "round")  # round: the art is cut to the ellipse the trim holds (pnp/render/sheets/draw.py)
 
 
 def load_game(folder: Path, report: Report) -> Game | None:

@@ -4,10 +4,10 @@ reportlab wraps every compressed stream in ASCII85 by default, a leftover of
 7-bit transports that makes files 25 % larger and costs a third of our build
 time; binary streams are what print shops expect, so we switch it off once
 for every renderer. Pillow, which reportlab imports with itself, is left to load
-when pnp first decodes a picture (:mod:`pnp.render.pillow`).
+when pnp first decodes a picture (:mod:`pnp.render.pdf.pillow`).
 """
 
-from pnp.render.pillow import defer_pillow_image
+from pnp.render.pdf.pillow import defer_pillow_image
 
 defer_pillow_image()
 

@@ -88,9 +88,9 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     This finds unknown layouts, unknown fields, missing images and unsafe
     expressions in `pnp check`, before anything is drawn.
     """
-    from pnp.render.deck import bind_game
-    from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, missing_glyphs, no_glyph
+    from pnp.render.cards.deck import bind_game
     from pnp.render.layout import load_library
+    from pnp.render.text.fonts import NO_GLYPH_FIX, covered_characters, missing_glyphs, no_glyph
 
     library = load_library(game.path, report)
     covered = covered_characters(game.fonts)

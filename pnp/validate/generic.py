@@ -58,7 +58,7 @@ def check_term_icons(game: Game, report: Report) -> set[tuple[str, str]]:
     """Each colour's, suit's and kind's icon, once at its line in game.toml; the (attribute, id) of those
     in error, whose cards the layout dry run leaves alone. A misspelt icon was otherwise an error at every
     layout line that draws it, three for Gadget Trick's suits."""
-    from pnp.render.icons import icon_problem
+    from pnp.render.cards.icons import icon_problem
 
     in_error = set()
     for attribute, key in TERM_TABLES:
@@ -334,7 +334,7 @@ def check_fonts(game: Game, report: Report) -> None:
     """Each font the game names can be read: one error at its line in game.toml, and the role falls back
     to the pinned font for the other checks (which would otherwise stop on the same file, with a
     traceback). The build never gets that far: the error stops it."""
-    from pnp.render.fonts import covered_characters  # fontTools and the font files: only for a game's own fonts
+    from pnp.render.text.fonts import covered_characters  # fontTools and the font files: only for a game's own fonts
 
     for role, path in list(game.fonts.items()):
         try:

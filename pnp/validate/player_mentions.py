@@ -14,10 +14,10 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from pnp.compose.template import player_names
 from pnp.diagnostics import Report, listed
 from pnp.model.fields import closest
 from pnp.model.game import Game
-from pnp.render.rule_template import player_names
 from pnp.validate.glossary_match import is_japanese_term, japanese_matches
 from pnp.validate.rule_prose import prose_in_place
 

@@ -11,8 +11,8 @@ import re
 import unicodedata
 from collections import Counter
 
-from pnp.render.rule_markdown import ID_PATTERN
-from pnp.render.rule_template import blank, without_template_code
+from pnp.compose.markdown import ID_PATTERN
+from pnp.compose.template import blank, without_template_code
 
 _PLACEHOLDER = re.compile(r"\{\{((?:(?!\{\{).)*?)\}\}", re.DOTALL)  # an unclosed {{ does not swallow the next one
 _STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)

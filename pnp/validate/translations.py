@@ -33,17 +33,17 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
+from pnp.compose.blocks import RuleText, block_texts
+from pnp.compose.markdown import swallowing_line
+from pnp.compose.ruletext import load_rule_text
+from pnp.compose.template import compute_results
 from pnp.diagnostics import DataError, Level, Report, location
 from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
 from pnp.records import record
-from pnp.render.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
-from pnp.render.rule_blocks import RuleText, block_texts
-from pnp.render.rule_markdown import swallowing_line
-from pnp.render.rule_template import compute_results
-from pnp.render.ruletext import load_rule_text
+from pnp.render.text.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.validate.card_mentions import check_card_mentions

@@ -20,9 +20,9 @@ from pnp.load.game_folder import editor_litter, is_output_folder
 from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.game import Game
 from pnp.records import record
-from pnp.render.card_pdf import PrintOptions
-from pnp.render.faces import TextIssue
-from pnp.render.fonts import font_cache_dir
+from pnp.render.cards.card_pdf import PrintOptions
+from pnp.render.cards.faces import TextIssue
+from pnp.render.text.fonts import font_cache_dir
 from pnp.write.stamps import files_in, inputs_digest, job_key, stamps_folder
 
 CARD_KINDS = ("cards", "fold", "lowink", "png", "singles")
@@ -173,7 +173,7 @@ def _hash_inputs(paths: list[Path]) -> None:
     """Hash the game's files up front, on all cores; art is analysed from the bytes read for its hash."""
     on_read = None
     if any(path.suffix.lower() in IMAGE_SUFFIXES for path in paths):
-        from pnp.render.images import learn_from_bytes
+        from pnp.render.cards.images import learn_from_bytes
 
         def on_read(path: Path, stat: os.stat_result, data: bytes) -> None:
             if path.suffix.lower() in IMAGE_SUFFIXES:

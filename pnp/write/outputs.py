@@ -11,12 +11,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
-from pnp.render.card_pdf import label_texts, low_ink_changes_nothing, write_component_pdf
-from pnp.render.deck import BoundComponent, bind_game, chosen_cards
-from pnp.render.faces import TextIssue
-from pnp.render.fonts import FontSet, prepare_fonts
-from pnp.render.paper import parse_paper
-from pnp.render.sheet_geometry import ImpositionError
+from pnp.render.cards.card_pdf import label_texts, low_ink_changes_nothing, write_component_pdf
+from pnp.render.cards.deck import BoundComponent, bind_game, chosen_cards
+from pnp.render.cards.faces import TextIssue
+from pnp.render.sheets.geometry import ImpositionError
+from pnp.render.sheets.paper import parse_paper
+from pnp.render.text.fonts import FontSet, prepare_fonts
 from pnp.write.jobs import Job
 from pnp.write.runner import ReportedAlready, UnitState, writer
 
@@ -90,7 +90,7 @@ def _no_low_ink(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]
 
 @writer("png")
 def write_pngs(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
-    from pnp.render.card_png import write_card_pngs
+    from pnp.render.cards.card_png import write_card_pngs
 
     bound = _bound(state)  # a reprint (--only) renders the chosen cards, into a folder of their own (jobs.py)
     bound = replace(bound, cards=chosen_cards(bound, state.unit.options.print.only))
@@ -100,8 +100,8 @@ def write_pngs(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]
 
 @writer("calibration")
 def write_calibration(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
-    from pnp.render.calibration import write_calibration_sheet
-    from pnp.render.calibration_words import all_calibration_strings, calibration_texts
+    from pnp.render.sheets.calibration import write_calibration_sheet
+    from pnp.render.sheets.calibration_words import all_calibration_strings, calibration_texts
 
     fontset = prepare_fonts(all_calibration_strings(job.lang), state.unit.cache_dir)
     job.path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,9 +112,9 @@ def write_calibration(state: UnitState, job: Job) -> tuple[list[Path], list[Text
 
 @writer("rules", "booklet", "aid", "aid-cards")
 def write_document(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
-    from pnp.render.aid import write_aid, write_aid_cards
-    from pnp.render.booklet import write_booklet
-    from pnp.render.rulebook import write_rulebook
+    from pnp.render.rulebook.aid import write_aid, write_aid_cards
+    from pnp.render.rulebook.book import write_rulebook
+    from pnp.render.rulebook.booklet import write_booklet
 
     write = {"rules": write_rulebook, "booklet": write_booklet, "aid": write_aid}.get(job.kind)
     job.path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ from pnp.diagnostics import DataError, Level, Report, listed
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.records import record
-from pnp.render.faces import TextIssue
+from pnp.render.cards.faces import TextIssue
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
@@ -186,7 +186,7 @@ def remember_for_next_build() -> None:
     from pnp.load.digests import save_digests
 
     save_digests()
-    images = sys.modules.get("pnp.render.images")  # a build that drew no art learnt no image facts
+    images = sys.modules.get("pnp.render.cards.images")  # a build that drew no art learnt no image facts
     if images is not None:
         images.save_image_facts()
 

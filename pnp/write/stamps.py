@@ -25,7 +25,7 @@ import pnp
 from pnp.diagnostics import Diagnostic, Level
 from pnp.load.digests import digest_of
 from pnp.records import record
-from pnp.render.faces import TextIssue
+from pnp.render.cards.faces import TextIssue
 from pnp.write.atomic import atomic_write
 
 STAMP_VERSION = 4  # 3: the build's warnings, not only its text issues; 4: notes too, and jobs with no output
