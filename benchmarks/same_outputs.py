@@ -58,7 +58,8 @@ def build(checkout: Path, out: Path, cache: Path) -> None:
 
 def _outputs(folder: Path) -> set[Path]:
     """The output files below ``folder``, less the build's own stamps (keyed by the folder's path)."""
-    return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and ".cache" not in p.relative_to(folder).parts}
+    files = (path.relative_to(folder) for path in folder.rglob("*") if path.is_file())
+    return {name for name in files if ".cache" not in name.parts}
 
 
 def differences(before: Path, after: Path) -> list[str]:

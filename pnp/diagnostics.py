@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from pnp.records import record
 
 
 class Level(enum.IntEnum):
@@ -24,7 +22,7 @@ class Level(enum.IntEnum):
     ERROR = 2  # the data is wrong; nothing is built from it
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Diagnostic:
     level: Level
     message: str
@@ -99,7 +97,7 @@ def _resolved(path: Path) -> Path:
         return path.absolute()
 
 
-@record
+@dataclass
 class Report:
     """Everything found while loading and checking one game."""
 
@@ -162,7 +160,7 @@ class Report:
         return bool(self.errors) or (strict and bool(self.warnings))
 
 
-@record
+@dataclass
 class CardErrors:
     """Errors about cards, one per distinct problem however many cards share it.
 

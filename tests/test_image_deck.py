@@ -373,16 +373,9 @@ def test_a_deck_of_plain_fields_builds_without_importing_jinja2(tmp_path: Path) 
     assert imported["jinja2"] is False
 
 
-def test_art_that_passes_through_never_loads_pillow(tmp_path: Path) -> None:
-    """reportlab imports PIL.Image with itself, 8 ms of every start; pnp defers it to the first picture
-    it decodes. PNG and JPEG art goes into the PDF undecoded, so such a build never runs it."""
-    imported = _build_in_a_fresh_interpreter(tmp_path, {"c0.png": "RGB", "c1.png": "L", "c2.jpg": "RGB"})
-    assert imported["PIL._imaging"] is False
-
-
-def test_art_that_must_be_decoded_loads_pillow_when_it_is_needed(tmp_path: Path) -> None:
-    """An RGBA picture is decoded to split off its alpha: the deferred module must load and work there,
-    in a process that did not import Pillow beforehand (the test suite's own imports load it early)."""
+def test_art_that_must_be_decoded_is_decoded_in_a_fresh_interpreter(tmp_path: Path) -> None:
+    """An RGBA picture is decoded to split off its alpha, in a process that did not import Pillow
+    beforehand (the test suite's own imports load it early): each picture keeps its soft mask."""
     pictures = {f"c{i}.png": "RGBA" for i in range(6)}
     imported = _build_in_a_fresh_interpreter(tmp_path, pictures)
     assert imported["PIL._imaging"] is True

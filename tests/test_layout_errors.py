@@ -458,7 +458,7 @@ def test_css_short_colours_are_taken_and_an_alpha_channel_is_said(game: NewGame)
 def test_every_built_in_layout_parses_cleanly_when_first_used() -> None:
     """Built-in layouts are parsed only when a deck names one; each must parse without a diagnostic."""
     from pnp.diagnostics import Report
-    from pnp.render.layout import builtin_layout_files, load_library
+    from pnp.model.layout import builtin_layout_files, load_library
 
     report = Report()
     library = load_library(None, report)
@@ -473,7 +473,7 @@ def test_every_built_in_layout_parses_cleanly_when_first_used() -> None:
 
 def test_a_games_own_layout_replaces_the_built_in_one_of_that_name(tmp_path: Path) -> None:
     from pnp.diagnostics import Report
-    from pnp.render.layout import load_library
+    from pnp.model.layout import load_library
 
     (tmp_path / "layouts").mkdir()
     (tmp_path / "layouts" / "default-back.toml").write_text(
@@ -487,7 +487,7 @@ def test_a_games_own_layout_replaces_the_built_in_one_of_that_name(tmp_path: Pat
 def test_an_editors_hidden_copy_of_a_layout_is_no_layout(tmp_path: Path) -> None:
     """`layouts/.my-face.toml` (an editor's backup, broken mid-edit) is neither loaded nor checked."""
     from pnp.diagnostics import Report
-    from pnp.render.layout import load_library
+    from pnp.model.layout import load_library
 
     (tmp_path / "layouts").mkdir()
     (tmp_path / "layouts" / ".my-face.toml").write_text("[[element]\ntype = ", encoding="utf-8")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,6 @@ from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.rules import get_rules
 from pnp.validate import check_game
 from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Job, Unit, plan_game
@@ -30,7 +29,7 @@ PAPERS = ("a4", "letter")
 WHAT = ("cards", "fold", "lowink", "calibration", "rules", "aid")
 
 
-@record
+@dataclass
 class BuildRequest:
     games: tuple[str, ...]
     languages: tuple[str, ...]

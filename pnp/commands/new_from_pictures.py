@@ -13,11 +13,11 @@ import re
 import shutil
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.load.game_folder import editor_litter
 from pnp.model.sizes import CARD_PRESETS
-from pnp.records import record
 
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 BACK_NAMES = ("back", "card-back", "cardback", "back-side")
@@ -30,7 +30,7 @@ class PictureFolderError(Exception):
     """The folder cannot make a game: the message says why and what to do."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PictureDeck:
     source: Path  # the folder the pictures are in
     cards: tuple[tuple[str, str], ...]  # (card id, file name) in the folder's natural order

@@ -7,10 +7,10 @@ The counts come from the same imposition the build uses, on the papers a build m
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from pnp.diagnostics import Report
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.sheets.geometry import ImpositionError
 from pnp.render.sheets.imposition import paper_holds, plan_sheet
 from pnp.render.sheets.paper import PAPER_SIZES, CardSize
@@ -19,7 +19,7 @@ PAPERS = ("a4", "letter")
 BLEED_MM = 3.0
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ComponentSheets:
     """What one printed component takes: its cards and size, and per default paper the sheets and the
     cards on each (None: the card does not fit that paper)."""

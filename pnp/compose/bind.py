@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,8 +18,7 @@ from pnp.compose.arithmetic import arithmetic_names, evaluate_arithmetic
 from pnp.compose.sandbox import bounded_render, make_environment, template_fault
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, Term
-from pnp.records import record
-from pnp.render.layout import CONDITION_KEYS, NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
+from pnp.model.layout import CONDITION_KEYS, NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
 
 if TYPE_CHECKING:
     from jinja2.sandbox import SandboxedEnvironment
@@ -47,7 +47,7 @@ class BindError(Exception):
         self.static = False
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Resolved:
     """An element with every value evaluated for one card."""
 
@@ -116,7 +116,7 @@ def card_context(game: Game, component: Component, card: Card | None, lang: str,
     return context
 
 
-@record
+@dataclass
 class _ElementPlan:
     """Which of an element's values differ from card to card; the rest are evaluated once."""
 

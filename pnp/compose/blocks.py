@@ -7,17 +7,16 @@ can name a block without importing Jinja2 or markdown-it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.records import record
 from pnp.render.text.linebreak import Text
 
 Runs = tuple[Text, ...]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Heading:
     level: int
     runs: Runs
@@ -25,13 +24,13 @@ class Heading:
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Paragraph:
     runs: Runs
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ListBlock:
     ordered: bool
     start: int
@@ -39,7 +38,7 @@ class ListBlock:
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TableBlock:
     header: tuple[Runs, ...]
     rows: tuple[tuple[Runs, ...], ...]
@@ -47,7 +46,7 @@ class TableBlock:
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class AidTableRef:
     """``{{ table("operators") }}``: a table the rules module computes."""
 
@@ -55,7 +54,7 @@ class AidTableRef:
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ExampleRef:
     """A worked example placed by id, with this language's wording."""
 
@@ -64,7 +63,7 @@ class ExampleRef:
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Quote:
     """A block quote, set as a boxed note (variants, tips)."""
 
@@ -72,13 +71,13 @@ class Quote:
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Preformatted:
     text: str
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rule:
     line: int
 
@@ -86,7 +85,7 @@ class Rule:
 Block = Heading | Paragraph | ListBlock | TableBlock | AidTableRef | ExampleRef | Quote | Preformatted | Rule
 
 
-@record
+@dataclass
 class RuleText:
     """One language's rule text, rendered and parsed."""
 

@@ -16,7 +16,7 @@ import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from types import CodeType
@@ -31,7 +31,6 @@ from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.load.user_cache import user_cache_dir, write_bytes_cache
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.rules.base import ExampleError, GameRules
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*example\s+(?P<id>[A-Za-z0-9_.-]+)\s*$")
@@ -76,7 +75,7 @@ class _RecordedUndefined(ChainableUndefined):
         return iter(())
 
 
-@record
+@dataclass
 class _Rendering:
     """What one render_template call notes: the template's file, its code's line map, the unknown names."""
 

@@ -8,20 +8,20 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.diagnostics import DataError, line_spans, listed
 from pnp.load.text_files import read_text
-from pnp.records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CsvRow:
     line: int
     values: dict[str, str]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CsvTable:
     path: Path
     header: tuple[str, ...]

@@ -9,13 +9,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report, clipped
 from pnp.load.csv_table import CsvTable, read_csv
 from pnp.load.toml_lines import TomlDoc, load_toml
-from pnp.records import record
 
 MANIFEST = "game.toml"
 RULES_DATA = "rules.toml"
@@ -24,7 +23,7 @@ PLAYER_NAMES = "player_names"  # examples.toml: how each language writes the exa
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-@record
+@dataclass
 class GameFiles:
     """The parsed files of one game folder; any that failed are ``None``."""
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.toml_lines import load_toml
-from pnp.records import record
 
 PROFILE_KEYS = {"duplex_edge", "back_offset", "description"}
 #: home printers drift by up to about 3 mm and the calibration sheet reads ±6 mm: a larger offset is a typo
@@ -36,7 +36,7 @@ def back_offset_problem(x: float, y: float) -> str | None:
     return None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PrinterProfile:
     name: str
     duplex_edge: str | None

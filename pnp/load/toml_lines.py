@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import DataError
 from pnp.load.text_files import read_text
-from pnp.records import record
 
 KeyPath = tuple[str | int, ...]
 
@@ -40,7 +39,7 @@ def _split_dotted(dotted: str) -> list[str]:
     return parts
 
 
-@record
+@dataclass
 class TomlDoc:
     """Parsed TOML plus a key-path → line index."""
 

@@ -8,19 +8,18 @@ key each become one report entry with the file and line, and reading goes on.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.diagnostics import Report
 from pnp.load.toml_lines import TomlDoc
-from pnp.records import record
 
 Path_ = tuple[str | int, ...]
 
 _MISSING = object()
 
 
-@record
+@dataclass
 class TomlReader:
     doc: TomlDoc
     report: Report

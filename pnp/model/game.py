@@ -7,16 +7,15 @@ that fails deep in a rules module can still say "cards/deck.csv:14".
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnp.load.toml_lines import TomlDoc
 from pnp.model.sizes import CARD_PRESETS
-from pnp.records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Source:
     file: Path
     line: int | None = None
@@ -35,7 +34,7 @@ def where(source: Source | None) -> tuple[Path | None, int | None]:
     return (source.file, source.line) if source is not None else (None, None)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Term:
     """A named thing in the game's vocabulary: a colour, suit or card kind."""
 
@@ -52,7 +51,7 @@ class Term:
         return self.names.get(lang) or next(iter(self.names.values()), self.id)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Card:
     """One distinct card (a CSV row); ``count`` copies are printed."""
 
@@ -72,7 +71,7 @@ class Card:
         return self.texts.get(name, {}).get(lang, "")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class GridRule:
     """A declared suit × rank grid: each combination exactly ``copies`` times."""
 
@@ -89,7 +88,7 @@ class GridRule:
         return ("suit", self.suits) if self.suits else ("colour", self.colours)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Component:
     """A set of pieces sharing size, shape and back (a deck, the coins...)."""
 
@@ -126,7 +125,7 @@ class Component:
         return sum(card.count for card in self.cards)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Deal:
     """Cards of one pool at one player count: how many are used and dealt."""
 
@@ -139,7 +138,7 @@ class Deal:
     pool_line: int | None = field(default=None, compare=False)  # where game.toml names the pool
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SetupRow:
     """Setup for one player count. ``hand`` etc. read the main deal."""
 
@@ -172,7 +171,7 @@ class SetupRow:
         return {"main": self.main, **self.also}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Example:
     """A worked example: inputs and the stated result, recomputed on check."""
 
@@ -188,7 +187,7 @@ class Example:
     corrected_line: int | None = None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SeedNote:
     """A known gap or erratum in the source material, reported as a note."""
 
@@ -197,7 +196,7 @@ class SeedNote:
     source: Source | None = None
 
 
-@record
+@dataclass
 class Game:
     id: str
     path: Path

@@ -1,16 +1,24 @@
-"""Stage 4: render cards, sheets, rulebooks and aids as PDF drawing.
+"""Stage 5: draw cards, sheets, rulebooks and aids as PDF.
 
-reportlab wraps every compressed stream in ASCII85 by default, a leftover of
-7-bit transports that makes files 25 % larger and costs a third of our build
-time; binary streams are what print shops expect, so we switch it off once
-for every renderer. Pillow, which reportlab imports with itself, is left to load
-when pnp first decodes a picture (:mod:`pnp.render.pdf.pillow`).
+In: checked objects only: the typed game (:mod:`pnp.model`), cards bound to their layouts and rule
+texts parsed into blocks (:mod:`pnp.compose`), aid tables from the rules model. Out: PDF drawing and
+PNG pictures, handed to :mod:`pnp.write`, which owns every file. Render reports no input errors of
+its own; where only drawing can tell (a text that does not fit, a glyph a font lacks), it returns a
+finding that the caller words.
+
+The rooms, each importing only those below it:
+
+- :mod:`pnp.render.rulebook`: rulebooks, booklets and player aids;
+- :mod:`pnp.render.cards`: faces, backs, card sheets and card PNGs;
+- :mod:`pnp.render.sheets`: paper, imposition, marks, the calibration sheet;
+- :mod:`pnp.render.text`: fonts, line breaking, paragraphs;
+- :mod:`pnp.render.pdf`: image and form XObjects.
+
+reportlab wraps every compressed stream in ASCII85 by default, a leftover of 7-bit transports that
+makes files 25 % larger and costs a third of our build time; binary streams are what print shops
+expect, so it is switched off once for every renderer.
 """
 
-from pnp.render.pdf.pillow import defer_pillow_image
-
-defer_pillow_image()
-
-from reportlab import rl_config  # noqa: E402 - after Pillow is deferred, since reportlab imports it
+from reportlab import rl_config
 
 rl_config.useA85 = 0

@@ -10,13 +10,12 @@ neither the core nor the renderers.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pnp.diagnostics import CardErrors
 from pnp.load.game_folder import RULES_DATA
 from pnp.model.game import where
-from pnp.records import record
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Report
@@ -27,7 +26,7 @@ RulesData = TypeVar("RulesData")
 ExampleRunner = Callable[["Game", Any, Mapping[str, Any]], Mapping[str, Any]]
 
 
-@record
+@dataclass
 class AidTable:
     """A table for a player aid or rulebook, computed from the model.
 

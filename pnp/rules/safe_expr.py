@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-
-from pnp.records import record
 
 Number = int | Fraction
 
@@ -70,7 +69,7 @@ class ZeroDivisorError(ExpressionError):
     """Division or modulo by zero; ``token`` is the divisor's source text."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Expression:
     """A parsed, checked expression, ready to evaluate many times.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import CardErrors, Report, listed
@@ -11,7 +11,6 @@ from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
 from pnp.model.game import Card, Component, Game, where
-from pnp.records import record
 from pnp.rules import available, get_rules
 from pnp.rules.base import GameRules
 from pnp.validate import generic
@@ -20,7 +19,7 @@ from pnp.validate.examples import check_examples, skip_examples
 NO_RULE_TEXTS = "no rule texts yet: add rules/<lang>.md to build a rulebook"
 
 
-@record
+@dataclass
 class CheckResult:
     folder: Path
     game: Game | None
@@ -88,8 +87,8 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     This finds unknown layouts, unknown fields, missing images and unsafe
     expressions in `pnp check`, before anything is drawn.
     """
+    from pnp.model.layout import load_library
     from pnp.render.cards.deck import bind_game
-    from pnp.render.layout import load_library
     from pnp.render.text.fonts import NO_GLYPH_FIX, covered_characters, missing_glyphs, no_glyph
 
     library = load_library(game.path, report)

@@ -8,19 +8,18 @@ How a term is found in a text (as a word, a Japanese one not inside a longer com
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.validate.glossary_match import uses_term
 
 GLOSSARY = "glossary.toml"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Term:
     forms: Mapping[str, tuple[str, ...]]  # language -> accepted spellings, the preferred first
     line: int | None = None
@@ -30,7 +29,7 @@ class Term:
         return self.forms[lang][0]
 
 
-@record
+@dataclass
 class Glossary:
     path: Path
     terms: list[Term] = field(default_factory=list)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from markdown_it.tree import SyntaxTreeNode
@@ -21,11 +22,10 @@ from pnp.load.rule_files import SOURCES_SUFFIX, rule_text_path, rules_folder
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.write.atomic import atomic_write
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Section:
     id: str
     title: str

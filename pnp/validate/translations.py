@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -42,7 +42,6 @@ from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.text.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
@@ -66,7 +65,7 @@ SectionState = Literal["translated", "stale", "untracked", "missing", "extra", "
 # Analysis
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SectionStatus:
     id: str
     state: SectionState
@@ -75,7 +74,7 @@ class SectionStatus:
     diff: tuple[str, ...] = ()  # for stale sections: how the source changed since it was translated
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Finding:
     """A disagreement inside a section; ``level`` is what `pnp check` reports it as."""
 
@@ -88,7 +87,7 @@ class Finding:
     fix: str | None = None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CardTextCount:
     component: str
     field: str
@@ -96,7 +95,7 @@ class CardTextCount:
     missing: tuple[str, ...]  # card ids whose source text has no translation
 
 
-@record
+@dataclass
 class LanguageStatus:
     lang: str
     path: Path

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import Report
@@ -19,7 +19,6 @@ from pnp.load.digests import digest_all
 from pnp.load.game_folder import editor_litter, is_output_folder
 from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.cards.card_pdf import PrintOptions
 from pnp.render.cards.faces import TextIssue
 from pnp.render.text.fonts import font_cache_dir
@@ -31,14 +30,14 @@ DOCUMENT_FILES = {"rules": "rules.pdf", "booklet": "rules-booklet.pdf", "aid": "
 WHAT_DOCUMENTS = {"rules": ("rules", "booklet"), "aid": ("aid", "aid-cards")}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BuildOptions:
     print: PrintOptions = PrintOptions()
     png: bool = False
     force: bool = False
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Job:
     kind: str  # one of CARD_KINDS, DOCUMENT_KINDS or "calibration"
     lang: str
@@ -48,7 +47,7 @@ class Job:
     key: str = ""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Unit:
     """Jobs of one game, language and component (or document set) that share state."""
 
@@ -62,7 +61,7 @@ class Unit:
     stamp_root: Path
 
 
-@record
+@dataclass
 class UnitResult:
     written: list[Path] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)

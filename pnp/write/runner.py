@@ -12,7 +12,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -20,7 +20,6 @@ import click
 from pnp.diagnostics import DataError, Level, Report, listed
 from pnp.model.build import load_game
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.cards.faces import TextIssue
 from pnp.rules import get_rules
 from pnp.rules.base import GameRules
@@ -30,7 +29,7 @@ from pnp.write.release import wait_for_closing
 from pnp.write.stamps import Stamp, StampStore
 
 
-@record
+@dataclass
 class BuildSummary:
     written: list[Path] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)
@@ -101,7 +100,7 @@ def writer(*kinds: str) -> Callable[[JobWriter], JobWriter]:
     return register
 
 
-@record
+@dataclass
 class UnitState:
     """What a unit's jobs share, prepared once per unit in the worker."""
 

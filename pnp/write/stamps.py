@@ -17,14 +17,13 @@ import os
 import re
 import sys
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
 import pnp
 from pnp.diagnostics import Diagnostic, Level
 from pnp.load.digests import digest_of
-from pnp.records import record
 from pnp.render.cards.faces import TextIssue
 from pnp.write.atomic import atomic_write
 
@@ -160,7 +159,7 @@ def _as_written(entry: object) -> bool:
     return (info.st_size, info.st_mtime_ns) == (size, mtime_ns)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Stamp:
     key: str
     outputs: tuple[str, ...]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.cards.deck import BoundComponent, DeckRenderer, decode_art_ahead, expand_copies, make_painter
 from pnp.render.cards.faces import TextIssue, ink_saver_changes
 from pnp.render.sheets.draw import SheetLabels, SheetOptions, SheetsResult, write_card_sheets
@@ -18,7 +18,7 @@ from pnp.render.text.fonts import FontSet
 Variant = Literal["duplex", "fold", "lowink", "singles"]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PrintOptions:
     """How the user prints: part of every card sheet's inputs."""
 
@@ -30,7 +30,7 @@ class PrintOptions:
     max_dpi: int | None = None  # art that would print finer than this is resampled down to it
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CardPdfResult:
     path: Path
     sheets: int

@@ -9,7 +9,7 @@ prints.
 from __future__ import annotations
 
 import io
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -19,7 +19,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import DataError
 from pnp.model.game import Game, where
-from pnp.records import record
 from pnp.render.cards.deck import BoundComponent, DeckRenderer, make_painter
 from pnp.render.cards.faces import TextIssue
 from pnp.render.sheets.paper import MM_PER_INCH
@@ -31,7 +30,7 @@ CONTACT_COLUMNS = 8
 CONTACT_CARD_WIDTH_PX = 240
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PngResult:
     written: tuple[Path, ...]
     issues: tuple[TextIssue, ...]

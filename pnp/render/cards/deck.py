@@ -13,7 +13,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,14 +30,14 @@ from pnp.compose.sandbox import time_limit
 from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
-from pnp.records import record
+from pnp.model.layout import Element, Layout, LayoutLibrary, load_library
 from pnp.render.cards.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.cards.forms import SidePlan, form_box, shelf_of
 from pnp.render.cards.ink_saver import on_white_paper
 from pnp.render.cards.textbox import parse_card_markup
-from pnp.render.layout import Element, Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.text.fonts import FontSet
 from pnp.rules.base import GameRules
+from pnp.validate.layouts import text_outside_safe_zone
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -52,14 +52,14 @@ LARGEST_IMAGE_PIXELS = 178_956_970
 FINE_DPI = 600  # the resolution suggested for a picture that has far too many pixels
 
 
-@record
+@dataclass
 class BoundCard:
     card: Card
     face: list[Resolved]
     back: list[Resolved]
 
 
-@record
+@dataclass
 class BoundComponent:
     component: Component
     face_layout: str
@@ -321,7 +321,7 @@ def _ratio(size: tuple[int, int]) -> float:
     return size[0] / size[1]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class LayoutProblem:
     """A problem at a line of a layout, the same for every card it hits: reported once, naming them."""
 
@@ -581,7 +581,7 @@ def _printed_box_mm(values: dict, component: Component, sheet_bleed_mm: float = 
 _renderer_numbers = itertools.count()
 
 
-@record
+@dataclass
 class DeckRenderer:
     """Draw callbacks for the imposition, for one bound component.
 

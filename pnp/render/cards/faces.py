@@ -8,7 +8,7 @@ trim's top-left corner. This module is the only place that converts.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +17,6 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
 from pnp.compose.bind import Resolved
-from pnp.records import record
 from pnp.render.cards import icons as icon_lib
 from pnp.render.cards.textbox import Fit, draw_fit, fit_text, parse_card_markup
 from pnp.render.text.fonts import FontSet
@@ -47,7 +46,7 @@ def ink_saver_changes(element: Resolved) -> bool:
     return element.type == "pattern"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TextIssue:
     """Text that had to shrink, or still overflows: reported at the end of a build."""
 
@@ -94,7 +93,7 @@ class IconShelf(Mapping[str, InlineIcon]):
         return name in self._names
 
 
-@record
+@dataclass
 class FacePainter:
     fontset: FontSet
     icons: IconShelf

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from pnp.compose.bind import Resolved
-from pnp.records import record
 from pnp.render.pdf.pdf_forms import end_form
 
 if TYPE_CHECKING:
@@ -90,7 +89,7 @@ class Piece(NamedTuple):
 MIN_PLACEMENTS_PER_SLOT = 5
 
 
-@record
+@dataclass
 class SharingPlan:
     """Which runs of a side's elements repeat across a deck and are worth a form.
 
@@ -162,7 +161,7 @@ class SharingPlan:
 TextProblem = tuple[str, float, float]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CardPlan:
     """How one card's side is drawn: its pieces, and its texts' problems by element index."""
 
@@ -250,7 +249,7 @@ class SidePlan:
 # ----------------------------------------------------------------------------- forms in a document
 
 
-@record
+@dataclass
 class FormShelf:
     """The forms of one PDF document, by what they draw."""
 

@@ -22,7 +22,7 @@ import copy
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,6 @@ from reportlab.lib.colors import Color
 
 from pnp.compose.bind import HEX_COLOUR
 from pnp.diagnostics import DataError
-from pnp.records import record
 from pnp.render.cards.vector_art import parse_svg
 from pnp.resources import templates_root
 
@@ -47,7 +46,7 @@ Folder = Traversable | Path
 InlineDraw = Callable[[Any, float, float, float], None]
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Icon:
     """One parsed icon, shared by every caller in the process.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from reportlab.lib.colors import Color, black
@@ -17,7 +17,6 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import DataError
-from pnp.records import record
 from pnp.render.text.fonts import FontSet
 from pnp.render.text.linebreak import Icon, Line, Measure, Piece, PreparedText, Run, Text
 
@@ -34,7 +33,7 @@ _SLACK = 1e-6
 _MARKUP = re.compile(r"\\(?P<escaped>.)|(?P<bold>\*\*)|:(?P<icon>[A-Za-z][A-Za-z0-9_-]*):", re.DOTALL)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Fit:
     """The outcome of fitting text: the size chosen and whether the caller must warn."""
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from pnp.render.pdf.image_files import ImageFormatError, SourceImage, icc_components, png_chunks
 from pnp.render.pdf.pdf_images import FileRanges, IccProfile, ImageStream, Spool
-from pnp.render.pdf.pillow import pillow_image
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -78,7 +77,7 @@ def decoded(source: SourceImage, recompress: bool,
     colorimetric, as PDF viewers render ICCBased images), and they go in untagged as device grey or
     RGB, like all other decoded art: one colour space for everything pnp makes.
     """
-    Image = pillow_image()
+    from PIL import Image
     level = RECOMPRESS_LEVEL if recompress else DEFAULT_LEVEL
     _unchanged(source)
     try:
@@ -110,7 +109,7 @@ def _upright(image: Image.Image, orientation: int) -> Image.Image:
     """The pixels as shown: decoded art is stored upright, since only a passed-through stream can be
     turned where it is drawn. Only the orientation pnp read counts, so a picture looks the same
     whether it passes through or is decoded."""
-    Image = pillow_image()
+    from PIL import Image
     turns = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
              5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
              8: Image.Transpose.ROTATE_90}
@@ -155,7 +154,6 @@ def _colour(image: Image.Image) -> tuple[Image.Image, bytes | None]:
 
 def _to_srgb(colour: Image.Image, profile: bytes) -> Image.Image:
     """Pixels converted from their profile to sRGB; grey stays grey. A profile LittleCMS refuses is ignored."""
-    pillow_image()  # loaded before ImageCms imports it, on one thread
     from PIL import ImageCms
 
     global _srgb

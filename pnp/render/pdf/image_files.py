@@ -15,14 +15,13 @@ import os
 import struct
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of_bytes
-from pnp.records import record
 from pnp.render.pdf.pdf_images import ICC_REFERENCE
-from pnp.render.pdf.pillow import pillow_image
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PASS_THROUGH_DEPTHS = {0: (1, 2, 4, 8), 2: (8,), 3: (1, 2, 4, 8)}  # PNG colour type -> bit depths a PDF takes
@@ -45,7 +44,7 @@ class ImageFormatError(DataError, ValueError):
         super().__init__(message, file, None, "save the picture again as PNG or JPEG")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ProfileFacts:
     """An embedded ICC profile that fits the image, and where its bytes are in the file."""
 
@@ -56,7 +55,7 @@ class ProfileFacts:
     version: int = 2  # the ICC major version: 4 needs PDF 1.5 (PDF 1.4 names ICC.1:1998, version 2)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SourceImage:
     """What a file holds and how it goes into a PDF; ``decode_reason`` is None for pass-through."""
 
@@ -93,7 +92,7 @@ def analyse(path: Path, data: bytes, stat: os.stat_result) -> SourceImage:
         jpeg = _analyse_jpeg(path, data, digest, signature)
         if jpeg is not None:
             return jpeg
-    Image = pillow_image()  # only for formats a PDF cannot carry as they are
+    from PIL import Image  # only for formats a PDF cannot carry as they are
 
     try:
         with Image.open(io.BytesIO(data)) as image:

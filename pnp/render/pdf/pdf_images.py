@@ -23,7 +23,7 @@ import os
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol
 
@@ -31,7 +31,6 @@ from reportlab.pdfbase.pdfdoc import NoEncryption, PDFDocument, PDFObject, PDFOb
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 
 from pnp.diagnostics import DataError
-from pnp.records import record
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -62,7 +61,7 @@ class ImageChangedError(DataError, RuntimeError):
         super().__init__(message, None, None, "build again once the art is saved")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class FileRanges:
     """Byte ranges of a file, concatenated: a whole JPEG, or the IDAT chunk data of a PNG.
 
@@ -172,7 +171,7 @@ class Spool:
             return self._file.read(length)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SpoolRange:
     """One stream's bytes in a :class:`Spool`."""
 
@@ -190,7 +189,7 @@ class SpoolRange:
             yield block
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class IccProfile:
     """An ICC profile for ``[/ICCBased ...]`` colour spaces, embedded once per document by ``digest``."""
 
@@ -201,7 +200,7 @@ class IccProfile:
     version: int = 2  # ICC major version; 4 (ICC.1:2001 and later) first appears in PDF 1.5
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ImageStream:
     """One image XObject: its dictionary entries (besides Length and SMask) and its content.
 
@@ -269,7 +268,7 @@ def _spliced_stream(store: DocumentImages, document: PDFDocument, head: bytes, c
     return b"<< " + head + b" /Length %d >>\nstream\n" % length + body + b"\nendstream\n"
 
 
-@record
+@dataclass
 class DocumentImages:
     """The images of one PDF document: which are registered, and the placeholders of a save."""
 

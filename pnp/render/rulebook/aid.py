@@ -14,7 +14,7 @@ decks: each card carries one table on its front and the next on its back.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,6 @@ from reportlab.platypus.flowables import HRFlowable
 
 from pnp.diagnostics import DataError
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.cards.card_pdf import label_texts, labels_for
 from pnp.render.rulebook.book import fonts_for
 from pnp.render.rulebook.style import (
@@ -55,7 +54,7 @@ AID_CARD = CardSize(88.9, 63.5, "poker")  # poker, landscape: tables are wider t
 CARD_INSET = 4 * mm  # keeps text 1 mm inside a print shop's 3 mm safe zone
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class AidResult:
     path: Path
     lang: str
@@ -135,7 +134,7 @@ def _sheet_flowables(game: Game, tables: Sequence[AidTable], lang: str, fontset:
     return [*_sheet_header(game, lang, fontset, size), *(f for block in blocks for f in block)]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SheetLayout:
     """How the aid sheet is set: the body size, and the tables in one column or two."""
 
@@ -244,7 +243,7 @@ def _fill_frame(frame: Frame, flowables: list[Flowable], canvas: Any, game: Game
 # Card-size aids
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class AidCard:
     front: AidTable
     back: AidTable | None

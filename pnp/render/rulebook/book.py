@@ -18,6 +18,7 @@ the blocks as flowables (:mod:`pnp.render.rulebook.story`) and the title page
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,6 @@ from pnp.compose.blocks import (
 from pnp.compose.ruletext import require_rule_text
 from pnp.diagnostics import DataError, Report
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.rulebook.cover import TITLE_FOOT_HEIGHT, cover_figure, title_page, title_page_texts
 from pnp.render.rulebook.figures import (
     CardArt,
@@ -66,7 +66,7 @@ class PageCountingDoc(BaseDocTemplate):
         super().handle_flowable(flowables)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class RulebookResult:
     path: Path
     lang: str
@@ -110,7 +110,7 @@ def page_templates(page_size: tuple[float, float], styles: RulebookStyles, title
             PageTemplate("body", [body], onPage=footer_painter(title, fontset, styles), pagesize=page_size)]
 
 
-@record
+@dataclass
 class PreparedRulebook:
     """Everything a rulebook needs before typesetting: text, tables, art, fonts."""
 

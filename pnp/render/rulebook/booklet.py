@@ -21,6 +21,7 @@ the rulebook's titles, levels and order.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.pdf.pdf_forms import end_form
 from pnp.render.rulebook.book import build_story, make_doc, prepare_rulebook, rulebook_story
 from pnp.render.sheets.paper import Paper, parse_paper
@@ -67,7 +67,7 @@ def half_sheet(sheet: Paper) -> tuple[float, float]:
     return width / 2, height
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PendingBookmark:
     """A destination asked for while booklet page ``page`` was a form; coordinates are on that page."""
 
@@ -168,7 +168,7 @@ class BookletCanvas(Canvas):
         self.restoreState()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BookletResult:
     path: Path
     lang: str

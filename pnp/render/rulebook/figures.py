@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -26,7 +26,6 @@ from pnp.compose.template import card_label, format_value, player_names, rank_la
 from pnp.diagnostics import Report
 from pnp.model.game import Example, Game
 from pnp.model.sizes import CARD_PRESETS
-from pnp.records import record
 from pnp.render.cards.deck import BoundCard, bind_game, make_painter
 from pnp.render.text.fonts import FontSet
 from pnp.rules.base import GameRules
@@ -63,7 +62,7 @@ class CardArt(Protocol):
     def texts(self) -> Iterable[str]: ...
 
 
-@record
+@dataclass
 class FaceArt:
     """The card sheets' own faces: same layout, same painter, just scaled down."""
 
@@ -106,7 +105,7 @@ class FaceArt:
         _outline(canvas, x, y, width, height, radius)
 
 
-@record
+@dataclass
 class ChipArt:
     """A compact stand-in: rank and suit symbol in the card's colour on a white card."""
 
@@ -190,14 +189,14 @@ def make_card_art(game: Game, rules: GameRules, lang: str, report: Report) -> Ca
 # Figure specifications
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CardSlot:
     card: str
     highlight: bool = False  # drawn with a coloured frame: the goal card, a card set aside
     dim: bool = False  # drawn faded: a card lying face down at the end of a trick
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Label:
     """A caption. ``player``: the example's player id this caption ends with ("\u2192 Bob"); the
     figure prints it as the book's language names that player (:meth:`shown`)."""
@@ -217,7 +216,7 @@ Item = CardSlot | Label
 Group = tuple[Item, ...]  # never split across lines
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class FigureSpec:
     """Rows of groups; the groups of a row flow onto further lines when the page is narrow."""
 
@@ -360,14 +359,14 @@ def _caption_only(group: Group) -> bool:
     return all(isinstance(item, Label) for item in group)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class _Placed:
     item: Item
     x: float
     width: float
 
 
-@record
+@dataclass
 class _Line:
     items: list[_Placed] = field(default_factory=list)
     width: float = 0.0

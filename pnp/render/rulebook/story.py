@@ -9,7 +9,7 @@ that may break, so no content can stop a build.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -36,7 +36,6 @@ from pnp.compose.blocks import (
     plain,
 )
 from pnp.model.game import Example, Game
-from pnp.records import record
 from pnp.render.rulebook.figures import (
     CardArt,
     FigureFlowable,
@@ -86,7 +85,7 @@ class HeadingParagraph(KinsokuParagraph):
         super().draw()
 
 
-@record
+@dataclass
 class StoryContext:
     """What turning blocks into flowables needs besides the blocks."""
 

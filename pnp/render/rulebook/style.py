@@ -7,7 +7,7 @@ and at the table, and one change of style reaches all three.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
@@ -23,7 +23,6 @@ from pnp.compose.blocks import (
     Runs,
 )
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.render.cards.textbox import make_measure
 from pnp.render.text.fonts import FontSet
 from pnp.render.text.linebreak import PreparedText, Text
@@ -39,7 +38,7 @@ DEFAULT_INK = "#1d3557"
 CELL_PADDING = 3.0
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class RulebookStyles:
     """Sizes for one page size and language; Japanese gets more leading, as its lines are denser."""
 

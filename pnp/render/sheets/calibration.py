@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.records import record
 from pnp.render.sheets.draw import REGISTRATION, TEXT_BLACK, draw_ruler, new_canvas
 from pnp.render.sheets.geometry import (
     PRINTER_MARGIN_MM,
@@ -41,7 +40,7 @@ FRONT_LINE_PT = 0.6  # thick enough to see through paper
 BACK_LINE_PT = 0.3
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CalibrationTexts:
     """Every sentence on the sheet, replaceable by a translation. {edge} is the duplex edge's name."""
 
@@ -68,7 +67,7 @@ class CalibrationTexts:
     y_scale: str = "Y"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CalibrationTarget:
     """A target's name and centre on the front and on the back page (mm, origin bottom-left)."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -21,7 +21,6 @@ from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.records import record
 from pnp.render.pdf.pdf_forms import end_form
 from pnp.render.sheets.geometry import (
     RULER_DEPTH_MM,
@@ -55,7 +54,7 @@ LABEL_MIN_FONT_PT = 4.0
 LEADING = 1.2
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SheetLabels:
     """Texts printed in the sheet label; every string can be replaced by a translation.
 
@@ -73,7 +72,7 @@ class SheetLabels:
     separator: str = " · "
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SheetOptions:
     """How to print; the paper and bleed are part of the plan, since the layout depends on them.
 
@@ -97,7 +96,7 @@ class SheetOptions:
     lang: str | None = None  # the document's language (/Lang), for screen readers and text extraction
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PagePlacement:
     """What one PDF page holds: (card index in the input, trim rect in mm) per placed card."""
 
@@ -110,7 +109,7 @@ class PagePlacement:
     bleed_box: Rect
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SheetsResult:
     path: Path
     plan: SheetPlan

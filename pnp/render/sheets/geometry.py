@@ -8,10 +8,9 @@ here (printer margin, mark lengths, label band) are the ones :mod:`pnp.render.sh
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal
 
-from pnp.records import record
 from pnp.render.sheets.paper import CardSize, Paper
 
 PRINTER_MARGIN_MM = 4.0  # nothing we need printed lies closer to the paper edge than this
@@ -41,7 +40,7 @@ class ImpositionError(ValueError):
     """No usable layout: the message says which size or margin is to blame."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rect:
     """An axis-aligned rectangle; units are whatever the caller uses (mm here, pt when drawing)."""
 
@@ -100,7 +99,7 @@ class Rect:
         return Rect(left, bottom, max(r.right for r in rects) - left, max(r.top for r in rects) - bottom)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Segment:
     """A straight line from (x0, y0) to (x1, y1)."""
 
@@ -120,7 +119,7 @@ class Segment:
         return Segment(self.x0, page_height - self.y0, self.x1, page_height - self.y1)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Slot:
     """One card position. `index` is the card's place on the sheet in reading order of the fronts."""
 
@@ -131,7 +130,7 @@ class Slot:
     bleed: Rect
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MarginItem:
     """Where the label or the ruler goes.
 
@@ -152,7 +151,7 @@ class MarginItem:
         return self.area.width if self.vertical else self.area.height
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SheetPlan:
     """Everything needed to draw one sheet layout; all lengths in mm, origin bottom-left of the page.
 

@@ -8,8 +8,8 @@ what had no room (so the build can report it, and a stamp repeat it).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from pnp.records import record
 from pnp.render.sheets.geometry import (
     EPS,
     LABEL_BAND_MIN_MM,
@@ -37,7 +37,7 @@ from pnp.render.sheets.geometry import (
 from pnp.render.sheets.paper import Paper
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Chrome:
     """What :func:`margin_chrome` decides for one sheet: the cue on each side, marks, label, ruler, warnings."""
 

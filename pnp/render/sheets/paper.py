@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pnp.model.sizes import CARD_PRESETS
-from pnp.records import record
 
 Orientation = Literal["portrait", "landscape"]
 
@@ -24,7 +24,7 @@ class SizeError(ValueError):
     """A paper or card size that cannot be used; the message says which value and why."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Paper:
     """A sheet of paper as the PDF page will be laid out (width × height in mm)."""
 
@@ -49,7 +49,7 @@ class Paper:
         return (self.width_mm * PT_PER_MM, self.height_mm * PT_PER_MM)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CardSize:
     """A card's trim size in mm (without bleed)."""
 

@@ -18,7 +18,7 @@ import hashlib
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,7 +29,6 @@ from reportlab.pdfbase.ttfonts import TTFont as RlFont
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of
 from pnp.load.user_cache import replace_file, user_cache_dir, write_bytes_cache
-from pnp.records import record
 from pnp.render.text.sfnt import SfntError, table_directory, typographic_metrics
 
 if TYPE_CHECKING:
@@ -106,7 +105,7 @@ class UnpreparedTextError(ValueError):
     """
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class FontSet:
     """The reportlab font names to draw with, one per role.
 

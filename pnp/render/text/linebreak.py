@@ -30,10 +30,8 @@ import bisect
 import enum
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
-
-from pnp.records import record
 
 NO_START = frozenset(
     "、。，．・：；？！ー」』）］｝〕〉》】〙〗〟ゝゞヽヾ々〻‼⁇⁈⁉"
@@ -67,7 +65,7 @@ _TOKEN = re.compile(f"(\n)|([{_SPACE_CLASS}]+)|([^\n{_SPACE_CLASS}]+)")
 _OBJECT_REPLACEMENT = "\ufffc"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Text:
     """Text set in one style; ``style`` is a font role such as "regular" or "bold"."""
 
@@ -75,7 +73,7 @@ class Text:
     style: str = "regular"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Icon:
     """An inline picture as wide as ``aspect`` times the font size."""
 
@@ -91,7 +89,7 @@ Position = tuple[int, int]
 Measure = Callable[[Run], float]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Piece:
     """A run placed on a line, with its measured width so drawing need not re-measure."""
 
@@ -99,7 +97,7 @@ class Piece:
     width: float
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Line:
     pieces: tuple[Piece, ...]
     width: float  # trailing spaces excluded
@@ -126,7 +124,7 @@ class _Kind(enum.IntEnum):
 _KINDS = (None, _Kind.NEWLINE, _Kind.SPACE, _Kind.WORD)  # by _TOKEN group number; words hold CJK too
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class _Atom:
     """The smallest unit the breaker moves: a word, one CJK character, spaces, or an icon."""
 
@@ -138,7 +136,7 @@ class _Atom:
     source: Position
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class _Segment:
     """Atoms no break may fall inside, and the spaces that precede them."""
 
@@ -148,7 +146,7 @@ class _Segment:
     body_width: float
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class _Paragraph:
     segments: list[_Segment]
     end: Position  # of the newline closing it, or just past the text

@@ -9,12 +9,11 @@ sentence breaks the same way on a card and in the rulebook.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from reportlab.lib.colors import Color, black
 from reportlab.platypus.flowables import Flowable
 
-from pnp.records import record
 from pnp.render.cards.textbox import Align, draw_line, line_x, make_measure
 from pnp.render.text.fonts import FontSet
 from pnp.render.text.linebreak import Line, PreparedText, Run, Text, slice_runs
@@ -23,7 +22,7 @@ _SLACK = 1e-6
 KEPT_LINES = 2  # lines a paragraph keeps together on each side of a page break (no widows, no orphans)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BodyStyle:
     """How a paragraph is set; sizes in points. ``leading`` is the baseline-to-baseline distance."""
 

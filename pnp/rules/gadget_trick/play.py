@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from pnp.records import record
 from pnp.rules.surveillance import PlayedCard
 
 
@@ -38,7 +38,7 @@ def next_leader(players: int, winner: int, removed: set[int]) -> int | None:
     return None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Outcome:
     over: bool
     draw: bool

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from pnp.diagnostics import Report
 from pnp.load.toml_lines import TomlDoc
 from pnp.model.fields import TomlReader
 from pnp.model.game import Game
-from pnp.records import record
 from pnp.rules.base import report_missing_rules_data
 from pnp.rules.surveillance import Activation
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Settings:
     """rules.toml, read once per call so that a data edit needs no restart."""
 

@@ -7,15 +7,15 @@ which lets the check prove each card can fire.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from pnp.model.game import Card
-from pnp.records import record
 from pnp.rules import surveillance
 from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.surveillance import Activation, Condition, ConditionError, PlayerView
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class WatchCard:
     card: Card
     activation: Activation

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from pnp.model.game import Card
-from pnp.records import record
 from pnp.rules.base import ExampleError
 from pnp.rules.rudy.tables import Element, Tables
 
@@ -52,7 +52,7 @@ def element_holds(element: Element, faces: Sequence[Face]) -> bool:
     return all(b == a + 1 for a, b in itertools.pairwise(ordered))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SetResult:
     price: int
     valid: bool

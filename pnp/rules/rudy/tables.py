@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from pnp.load.toml_lines import TomlDoc
-from pnp.records import record
 
 ELEMENT_TESTS = ("same", "all-different", "consecutive")
 ATTRIBUTES = ("number", "colour", "mark")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PriceRow:
     first: int
     last: int
@@ -20,7 +20,7 @@ class PriceRow:
     index: int  # position in [[market.price]], for line numbers
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Element:
     id: str
     test: str  # one of ELEMENT_TESTS
@@ -29,7 +29,7 @@ class Element:
     explain: Mapping[str, str]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Tables:
     """rules.toml, typed. Read on every call, so an edit needs no restart."""
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from pnp.records import record
 from pnp.rules.surveillance.model import (
     COMPARISONS,
     AllOf,
@@ -21,7 +21,7 @@ from pnp.rules.surveillance.model import (
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PlayerView:
     """What a condition may look at for one player after a trick."""
 

@@ -4,8 +4,8 @@ that never can whatever the deck (:func:`clashes`): see the package's docstring.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from pnp.records import record
 from pnp.rules.surveillance.model import (
     COMPARISONS,
     AllOf,
@@ -23,7 +23,7 @@ from pnp.rules.surveillance.model import (
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Table:
     """The cards a condition could meet at one player count, by a given trick."""
 
@@ -101,7 +101,7 @@ def _most(amount: Amount, table: Table) -> int:
     return sum(numbers[: table.players])
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Clash:
     """``winner.played`` terms joined by ``and`` that one card can't meet: two colours, or two numbers."""
 

@@ -4,9 +4,8 @@ their combinations. Plain frozen values, so a condition can be compared, hashed 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import NamedTuple
-
-from pnp.records import record
 
 
 class PlayedCard(NamedTuple):
@@ -16,7 +15,7 @@ class PlayedCard(NamedTuple):
     number: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Selector:
     """Which cards a term counts: a colour, the trump suit, or a number."""
 
@@ -37,7 +36,7 @@ class Selector:
         return "trump" if self.kind == "trump" else str(self.value)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Activation:
     """The tricks a card is checked on: ``first`` to ``last`` (None: to the end)."""
 
@@ -65,22 +64,22 @@ class Activation:
         return length if self.last is None else min(self.last, length)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Won:
     selector: Selector
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class WonCount:
     pass
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class WonSum:
     pass
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TrickTotal:
     pass
 
@@ -88,29 +87,29 @@ class TrickTotal:
 Amount = Won | WonCount | WonSum | TrickTotal
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Compare:
     amount: Amount
     op: str  # one of COMPARISONS
     value: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TrickContains:
     number: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class WinnerPlayed:
     selector: Selector
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class AllOf:
     parts: tuple[Condition, ...]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class AnyOf:
     parts: tuple[Condition, ...]
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-
-from pnp.records import record
+from dataclasses import dataclass, replace
 
 BONUS_EFFECTS = ("trump", "disadvantaged", "exchange")
 
@@ -14,7 +12,7 @@ class BonusError(ValueError):
     """A bonus choice the rules forbid."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Bonus:
     id: str
     effect: str  # trump | disadvantaged | exchange
@@ -24,7 +22,7 @@ class Bonus:
     index: int = 0
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BonusState:
     trump: str | None = None
     disadvantaged: str | None = None

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from pnp.records import record
 from pnp.rules.take_over.strength import (
     SEED_LADDERS,
     UNRANKED_TIERS,
@@ -26,7 +26,7 @@ class StanceError(AssertionError):
     """The defensive stance left zero or several cards face up: the ladder is incomplete."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TrickStep:
     seat: int  # index in play order, 0 = leader
     card: NumberCard
@@ -36,7 +36,7 @@ class TrickStep:
     face_down: tuple[NumberCard, ...]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TrickResult:
     steps: tuple[TrickStep, ...]
     winner: int  # seat of the face-up card at the end

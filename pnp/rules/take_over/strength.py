@@ -7,14 +7,13 @@ Strength is data plus code: rules.toml orders named tiers ("trump", "lead",
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-from pnp.records import record
+from dataclasses import dataclass
 
 TIERS = ("trump", "lead", "normal", "disadvantaged", "other")
 UNRANKED_TIERS = frozenset({"other"})
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class NumberCard:
     id: str
     colour: str
@@ -32,7 +31,7 @@ def parse_number_card(text: str, colours: Iterable[str]) -> NumberCard:
     return NumberCard(id=cleaned, colour=colour, number=int(number))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Ladder:
     """Strength tiers, strongest first (see rules.toml ``[ladder.*]``)."""
 
@@ -40,7 +39,7 @@ class Ladder:
     later_wins_on_equal: frozenset[str] = frozenset()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Ladders:
     lead_normal: Ladder
     lead_disadvantaged: Ladder
@@ -53,7 +52,7 @@ SEED_LADDERS = Ladders(
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class StrengthContext:
     """What a card's strength depends on within one trick."""
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pnp.records import record
 from pnp.rules.take_over.bonuses import BONUS_EFFECTS, Bonus
 from pnp.rules.take_over.strength import SEED_LADDERS, TIERS, Ladder, Ladders
 
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 LADDER_IDS = ("lead_normal", "lead_disadvantaged")
 
 
-@record
+@dataclass
 class TakeOverTables:
     doc: TomlDoc
     components: dict[str, str] = field(default_factory=dict)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-
-from pnp.records import record
+from dataclasses import dataclass
 
 _SUIT_COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
 _RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -15,7 +14,7 @@ class CardError(ValueError):
     """A card id that names no card of a French-suited deck, or a bad hand."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PlayingCard:
     """What the rules need of a card: its value and its colour."""
 

@@ -7,15 +7,15 @@ the footnote mark on the printed aids is proved, not guessed.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 
-from pnp.records import record
 from pnp.rules.safe_expr import ZeroDivisorError
 from pnp.rules.two_ops.cards import PlayingCard
 from pnp.rules.two_ops.tables import OperatorRule, TwoOpsTables
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Operation:
     """A (number, operator, number) group and what it is worth."""
 
@@ -46,7 +46,7 @@ def apply_operator(tables: TwoOpsTables, operator: PlayingCard, x: PlayingCard, 
     return Operation(x, operator, y, relation, rule.expression.evaluate(values))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class _Range:
     """What exhaustive evaluation found for one operator entry."""
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pnp.records import record
 from pnp.rules.two_ops.cards import CardError, PlayingCard
 from pnp.rules.two_ops.operators import Operation, apply_operator
 from pnp.rules.two_ops.tables import TwoOpsTables
 from pnp.rules.two_ops.vocabulary import AIMS
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Arrangement:
     """One way to lay out a hand: two operations and the unused number card(s)."""
 
@@ -30,7 +30,7 @@ class Arrangement:
         return (tuple(sorted(card.id for card in self.discard)), groups)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Solution:
     aim: str
     value: Fraction

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pnp.records import record
 from pnp.rules.safe_expr import Expression
 from pnp.rules.two_ops.cards import CardError, PlayingCard
 
@@ -13,7 +12,7 @@ if TYPE_CHECKING:
     from pnp.load.toml_lines import TomlDoc
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class OperatorRule:
     rank: str  # "K", "Q", "J"
     relation: str
@@ -29,7 +28,7 @@ class OperatorRule:
         return f"{self.rank}/{self.relation}"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class GoalRule:
     parity: str
     colour: str
@@ -38,7 +37,7 @@ class GoalRule:
     index: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class DealNumbers:
     numbers_dealt: int
     numbers_kept: int
@@ -48,7 +47,7 @@ class DealNumbers:
     goal_kind: str
 
 
-@record
+@dataclass
 class TwoOpsTables:
     """Everything rules.toml says, after structural validation."""
 

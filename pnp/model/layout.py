@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import DataError, Report
-from pnp.load.game_folder import editor_litter
+from pnp.load.layout_files import builtin_layout_files, game_layout_files
 from pnp.load.toml_lines import TomlDoc, load_toml, parse_toml
 from pnp.model.fields import closest
-from pnp.records import record
-from pnp.resources import templates_root
 
 ELEMENT_KEYS: dict[str, set[str]] = {
     "rect": {"x", "y", "w", "h", "fill", "stroke", "stroke_width", "radius", "bleed", "ink"},
@@ -140,7 +137,7 @@ LAYOUT_KEYS = {"name", "description", "element", "safe_zone"}
 SAFE_ZONE_MM = 3.0
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Element:
     type: str
     values: dict[str, Any]
@@ -153,7 +150,7 @@ class Element:
         return self.key_lines.get(key, self.line) if key else self.line
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Layout:
     name: str
     path: str  # for messages: where the layout file is
@@ -162,7 +159,7 @@ class Layout:
     safe_zone: float = SAFE_ZONE_MM
 
 
-@record
+@dataclass
 class LayoutLibrary:
     """Layouts by name: a game's own first, then the built-in set.
 
@@ -183,12 +180,6 @@ class LayoutLibrary:
 
     def names(self) -> list[str]:
         return sorted({*self.layouts, *self.unparsed_builtins})
-
-
-def builtin_layout_files() -> dict[str, Any]:
-    """The built-in layouts by name, not yet read."""
-    folder = templates_root() / "layouts"
-    return {entry.name[:-5]: entry for entry in folder.iterdir() if entry.name.endswith(".toml")}
 
 
 def _parse_builtin(name: str, file: Any) -> Layout:
@@ -221,10 +212,8 @@ def as_expression(value: Any) -> Any:
 
 def load_library(game_path: Path | None, report: Report) -> LayoutLibrary:
     library = LayoutLibrary(unparsed_builtins=builtin_layout_files())
-    if game_path is not None and (game_path / "layouts").is_dir():
-        for path in sorted((game_path / "layouts").glob("*.toml")):
-            if editor_litter(path.name):
-                continue  # an editor's hidden copy is no layout, and no input of the build either
+    if game_path is not None:
+        for path in game_layout_files(game_path):
             library.unparsed_builtins.pop(path.stem, None)  # the game's own layout of that name wins
             try:
                 doc = load_toml(path)
@@ -322,21 +311,3 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
     description = data.get("description", "")
     return Layout(name=name, path=label, elements=tuple(elements),
                   description=description if isinstance(description, str) else "", safe_zone=float(safe_zone))
-
-
-def text_outside_safe_zone(layout: Layout, width: float, height: float) -> Iterable[Element]:
-    """Text elements whose box reaches within the safe zone of the trim.
-
-    Print shops cut within about 3 mm of the trim line; text there may be cut.
-    Only literal numbers can be checked before cards are known.
-    """
-    margin = layout.safe_zone
-    for element in layout.elements:
-        if element.type != "text":
-            continue
-        box = [element.values.get(k) for k in ("x", "y", "w", "h")]
-        if not all(isinstance(v, int | float) for v in box):
-            continue
-        x, y, w, h = box
-        if x < margin - 1e-6 or y < margin - 1e-6 or x + w > width - margin + 1e-6 or y + h > height - margin + 1e-6:
-            yield element
