@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pnp.files.atomic import atomic_write
 from pnp.write import release
-from pnp.write.atomic import atomic_write
 
 
 def test_success_replaces_the_file_and_leaves_no_temp(tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ def test_a_failed_rename_closes_the_held_file(tmp_path: Path, monkeypatch: pytes
         raise PermissionError("refused")
 
     monkeypatch.setattr(os, "replace", refuse)
-    monkeypatch.setattr("pnp.write.atomic.exchange", refuse)
+    monkeypatch.setattr("pnp.files.atomic.exchange", refuse)
     with pytest.raises(PermissionError), atomic_write(target) as handle:
         handle.write(b"new")
     assert release._closing == []
@@ -184,7 +184,7 @@ def test_a_build_waits_for_the_freeing_before_it_reports(tmp_path: Path, monkeyp
     monkeypatch.setattr(release, "LARGE_FILE", 1)  # every replaced output goes through the background close
     started: list[int] = []
     real_close_in_background = release.close_in_background
-    monkeypatch.setattr("pnp.write.atomic.close_in_background",
+    monkeypatch.setattr("pnp.files.atomic.close_in_background",
                         lambda fd: (started.append(fd), real_close_in_background(fd)))
     args = ["build", "two-ops", "--what", "cards", "--lang", "en", "--paper", "a4", "--jobs", "1",
             "--out", str(tmp_path), "--force"]

@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli import cli
+from pnp.compose.ruletext import require_rule_text
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.render.rulebook.book import write_rulebook
@@ -97,7 +98,7 @@ def half_sheet_rulebooks(tmp_path_factory: pytest.TempPathFactory, cache: Path) 
                 sheet = PAPER_SIZES[paper]  # portrait; the booklet page is half the landscape sheet
                 half = Paper(f"half-{paper}", sheet.height_mm / 2, sheet.width_mm)
                 path = out / f"{name}-{lang}-{paper}.pdf"
-                write_rulebook(game, rules, lang, half, path, cache)
+                write_rulebook(game, rules, lang, require_rule_text(game, rules, lang), half, path, cache)
                 made[(name, lang, paper)] = path
     return made
 
@@ -173,8 +174,9 @@ def test_booklet_is_reproducible_with_its_outline(tmp_path: Path, cache: Path,
     game = load_game(DATA / "rudy", Report())
     assert game is not None
     rules = get_rules(game.rules)
-    first = write_booklet(game, rules, "ja", "a4", tmp_path / "a.pdf", cache).path
-    second = write_booklet(game, rules, "ja", "a4", tmp_path / "b.pdf", cache).path
+    first = write_booklet(game, rules, "ja", require_rule_text(game, rules, "ja"), "a4", tmp_path / "a.pdf", cache).path
+    second = write_booklet(game, rules, "ja", require_rule_text(game, rules, "ja"),
+                           "a4", tmp_path / "b.pdf", cache).path
     assert first.read_bytes() == second.read_bytes()
     assert len(outline_entries(first)) >= 10
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf", "b.pdf"]

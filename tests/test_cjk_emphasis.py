@@ -17,7 +17,7 @@ from pnp.compose.blocks import Paragraph
 from pnp.compose.emphasis import use_cjk_friendly_emphasis
 from pnp.compose.markdown import make_markdown, parse_rule_text
 from pnp.diagnostics import Report
-from pnp.render.text.linebreak import Text
+from pnp.model.runs import Text
 
 
 def tokens(text: str, md: MarkdownIt | None = None) -> list[tuple[str, str]]:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.render.text.linebreak import Icon, Text, break_lines, slice_runs
+from pnp.model.runs import Icon, Text
+from pnp.render.text.linebreak import break_lines, slice_runs
 
 
 def toy_width(run: Text | Icon) -> float:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from pnp.compose.ruletext import require_rule_text
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.render.rulebook.book import write_rulebook
@@ -47,7 +48,8 @@ def test_text_longer_than_a_page_continues_whole(place: str, tmp_path: Path, cac
     rules.write_text(text.replace(before, block + before, 1), encoding="utf-8")
     game = load_game(folder, Report())
     assert game is not None
-    book = write_rulebook(game, get_rules(game.rules), "en", "a4", tmp_path / "rules.pdf", cache).path
+    book = write_rulebook(game, get_rules(game.rules), "en", require_rule_text(game, get_rules(game.rules),
+                          "en"), "a4", tmp_path / "rules.pdf", cache).path
     pages = pages_of(book)
     holding = [number for number, page in enumerate(pages) if "weighs" in page]
     assert len(holding) >= 2 and holding == list(range(holding[0], holding[-1] + 1))  # page after page
@@ -55,5 +57,6 @@ def test_text_longer_than_a_page_continues_whole(place: str, tmp_path: Path, cac
     assert sum(page.split().count("weighs") for page in pages) == TIMES
     if place == "list item":
         assert any("and a short one" in page for page in pages)  # the next item follows
-    booklet = write_booklet(game, get_rules(game.rules), "en", "a4", tmp_path / "booklet.pdf", cache).path
+    booklet = write_booklet(game, get_rules(game.rules), "en", require_rule_text(game, get_rules(game.rules),
+                            "en"), "a4", tmp_path / "booklet.pdf", cache).path
     assert sum(page.split().count("weighs") for page in pages_of(booklet)) == TIMES  # pages imposed out of order

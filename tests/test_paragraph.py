@@ -10,8 +10,8 @@ from pypdf import PdfReader
 from reportlab.lib.pagesizes import A5
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
+from pnp.model.runs import Icon, Text
 from pnp.render.text.fonts import FontSet, prepare_fonts
-from pnp.render.text.linebreak import Icon, Text
 from pnp.render.text.paragraph import BodyStyle, KinsokuParagraph
 
 SENTENCE = (

@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from reportlab.lib.colors import black, white
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.compose.ruletext import require_rule_text
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.render.pdf.pdf_forms import end_form
@@ -60,7 +61,8 @@ def test_the_booklets_dimmed_example_cards_keep_their_veil(tmp_path: Path, cache
     game = load_game(DATA / "take-over-that-job", Report())
     assert game is not None
     path = tmp_path / "booklet.pdf"
-    write_booklet(game, get_rules(game.rules), "en", "letter", path, cache)
+    write_booklet(game, get_rules(game.rules), "en", require_rule_text(game, get_rules(game.rules),
+                  "en"), "letter", path, cache)
     reader = PdfReader(path)
     veiled = [ref for page in reader.pages for ref in (page["/Resources"].get("/XObject") or {}).values()
               if b" gs" in ref.get_object().get_data()]

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 
 from pnp.cli import cli
 from pnp.compose.blocks import plain
-from pnp.compose.ruletext import load_rule_text
+from pnp.compose.ruletext import load_rule_text, require_rule_text
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.render.rulebook.book import write_rulebook
@@ -35,7 +35,8 @@ def books(cache: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
     assert game is not None
     rules = get_rules(game.rules)
     out = tmp_path_factory.mktemp("player-names")
-    return {lang: write_rulebook(game, rules, lang, "a4", out / f"{lang}.pdf", cache).path for lang in ("ja", "en")}
+    return {lang: write_rulebook(game, rules, lang, require_rule_text(game, rules, lang),
+                                 "a4", out / f"{lang}.pdf", cache).path for lang in ("ja", "en")}
 
 
 def page_text(path: Path, heading: str) -> str:

@@ -29,6 +29,7 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.compose.ruletext import require_rule_text
 from pnp.diagnostics import DataError, Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
@@ -61,9 +62,12 @@ def built(game: Game, cache: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     results: dict[str, object] = {}
     for lang in ("en", "ja"):
         for paper in ("a4", "letter"):
-            results[f"{lang}-{paper}"] = write_rulebook(game, rules, lang, paper, out / f"{lang}-{paper}.pdf", cache)
-    results["booklet-ja-a4"] = write_booklet(game, rules, "ja", "a4", out / "booklet-ja-a4.pdf", cache)
-    results["booklet-en-letter"] = write_booklet(game, rules, "en", "letter", out / "booklet-en-letter.pdf", cache)
+            results[f"{lang}-{paper}"] = write_rulebook(game, rules, lang, require_rule_text(game, rules, lang),
+                                                        paper, out / f"{lang}-{paper}.pdf", cache)
+    results["booklet-ja-a4"] = write_booklet(game, rules, "ja", require_rule_text(game, rules, "ja"),
+                                             "a4", out / "booklet-ja-a4.pdf", cache)
+    results["booklet-en-letter"] = write_booklet(game, rules, "en", require_rule_text(game, rules, "en"),
+                                                 "letter", out / "booklet-en-letter.pdf", cache)
     return results
 
 
@@ -279,8 +283,10 @@ def test_reproducible_and_honours_source_date_epoch(game: Game, cache: Path, tmp
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13:20 UTC
     rules = get_rules(game.rules)
-    first = write_rulebook(game, rules, "en", "letter", tmp_path / "a.pdf", cache).path
-    second = write_rulebook(game, rules, "en", "letter", tmp_path / "b.pdf", cache).path
+    first = write_rulebook(game, rules, "en", require_rule_text(game, rules, "en"),
+                           "letter", tmp_path / "a.pdf", cache).path
+    second = write_rulebook(game, rules, "en", require_rule_text(game, rules, "en"),
+                            "letter", tmp_path / "b.pdf", cache).path
     assert first.read_bytes() == second.read_bytes()
     assert PdfReader(first).metadata.creation_date.year == 2023
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf", "b.pdf"]  # no temporary files left
@@ -294,7 +300,8 @@ def test_a_character_no_font_has_is_an_error_naming_it(tmp_path: Path, cache: Pa
     path.write_text(source.replace("カードゲームです。", "カードゲームです\U0001F600。"), encoding="utf-8")
     game = load_game(copy, Report())
     with pytest.raises(DataError) as caught:
-        write_rulebook(game, get_rules(game.rules), "ja", "a4", tmp_path / "x.pdf", cache)
+        write_rulebook(game, get_rules(game.rules), "ja", require_rule_text(game, get_rules(game.rules),
+                       "ja"), "a4", tmp_path / "x.pdf", cache)
     diagnostic = caught.value.diagnostic
     assert "U+1F600" in diagnostic.message and "カードゲームです" in diagnostic.message
     assert diagnostic.file == path and diagnostic.line == 10
@@ -343,8 +350,8 @@ def test_page_matches_golden_image(built: dict) -> None:
 def test_a_lead_in_ending_in_a_colon_stays_with_what_it_introduces() -> None:
     """"There are 6 set elements:" ended a page, and its table began the next."""
     from pnp.compose.blocks import ListBlock, Paragraph, TableBlock
+    from pnp.model.runs import Text
     from pnp.render.rulebook.story import _leads_in
-    from pnp.render.text.linebreak import Text
 
     table = TableBlock(((Text("Set"),),), (((Text("run"),),),), ("left",), 5)
     items = ListBlock(False, 1, ((Paragraph((Text("one"),), 7),),), 7)

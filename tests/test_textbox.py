@@ -16,9 +16,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import DataError
+from pnp.model.runs import Icon, Text
 from pnp.render.cards.textbox import draw_fit, fit_text, parse_card_markup
 from pnp.render.text.fonts import FontSet, UnpreparedTextError, prepare_fonts
-from pnp.render.text.linebreak import Icon, Text
 
 TEN_IDEOGRAPHS = "一二三四五六七八九十"
 CARD_TEXT = "**Surveillance**: 相手の手札を1枚見る。:coin: を2枚得る。"

@@ -9,7 +9,7 @@ import pytest
 from pnp.compose.blocks import ListBlock, Paragraph
 from pnp.compose.markdown import parse_rule_text
 from pnp.diagnostics import Level, Report
-from pnp.render.text.linebreak import Text
+from pnp.model.runs import Text
 
 HEADING = "## 概要 {#overview}\n\n"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.render.text.linebreak import Text
+from pnp.model.runs import Text
 
 Runs = tuple[Text, ...]
 

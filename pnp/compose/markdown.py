@@ -31,7 +31,7 @@ from pnp.compose.blocks import (
 )
 from pnp.compose.emphasis import use_cjk_friendly_emphasis
 from pnp.diagnostics import Report
-from pnp.render.text.linebreak import Text, is_cjk
+from pnp.model.runs import Text, is_cjk
 
 ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
 HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", re.DOTALL)

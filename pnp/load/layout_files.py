@@ -1,7 +1,7 @@
 """Where card layouts are kept: the game's ``layouts/*.toml`` and pnp's built-in set (stage 1: load).
 
 Only finding the files is done here; :mod:`pnp.model.layout` reads each into a typed
-:class:`~pnp.model.layout.Layout`, and :mod:`pnp.validate.layouts` checks what needs a card size.
+:class:`~pnp.model.layout.Layout`, reporting what is wrong with each key at its line.
 """
 
 from __future__ import annotations

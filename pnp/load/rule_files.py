@@ -7,8 +7,10 @@ check and build does) costs a directory lookup, not the import of a Markdown par
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pnp.model.game import Game
+if TYPE_CHECKING:  # only its folder is read: load needs no model at run time
+    from pnp.model.game import Game
 
 RULES_FOLDER = "rules"
 SOURCES_SUFFIX = ".sources.toml"  # rules/<lang>.sources.toml: what each translated section was translated from

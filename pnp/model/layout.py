@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,21 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
     description = data.get("description", "")
     return Layout(name=name, path=label, elements=tuple(elements),
                   description=description if isinstance(description, str) else "", safe_zone=float(safe_zone))
+
+
+def text_outside_safe_zone(layout: Layout, width: float, height: float) -> Iterable[Element]:
+    """Text elements whose box reaches within the safe zone of the trim.
+
+    Print shops cut within about 3 mm of the trim line; text there may be cut.
+    Only literal numbers can be checked before cards are known.
+    """
+    margin = layout.safe_zone
+    for element in layout.elements:
+        if element.type != "text":
+            continue
+        box = [element.values.get(k) for k in ("x", "y", "w", "h")]
+        if not all(isinstance(v, int | float) for v in box):
+            continue
+        x, y, w, h = box
+        if x < margin - 1e-6 or y < margin - 1e-6 or x + w > width - margin + 1e-6 or y + h > height - margin + 1e-6:
+            yield element

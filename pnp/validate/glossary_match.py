@@ -63,7 +63,7 @@ from collections.abc import Collection, Iterable, Iterator
 from enum import Enum
 from functools import lru_cache
 
-from pnp.render.text.linebreak import is_cjk
+from pnp.model.runs import is_cjk
 
 
 class Script(Enum):

@@ -17,12 +17,12 @@ from markdown_it.tree import SyntaxTreeNode
 
 from pnp.compose.markdown import make_markdown, match_heading_id
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
+from pnp.files.atomic import atomic_write
 from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import SOURCES_SUFFIX, rule_text_path, rules_folder
 from pnp.load.text_files import read_text
 from pnp.load.toml_lines import load_toml
 from pnp.model.game import Game
-from pnp.write.atomic import atomic_write
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def same_wording(recorded: str, text: str) -> bool:
 
 
 def _printed_wording(text: str) -> str:
-    from pnp.render.text.linebreak import is_cjk
+    from pnp.model.runs import is_cjk
 
     def join(match: re.Match[str]) -> str:
         before, after = match.string[match.start() - 1], match.string[match.end()]

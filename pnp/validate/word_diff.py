@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from pnp.render.text.linebreak import is_cjk
+from pnp.model.runs import is_cjk
 
 _TOKEN = re.compile(r"\s+|[^\W_]+(?:['’][^\W_]+)*|.", re.DOTALL)
 CONTEXT_WORDS = 4  # words (or CJK characters, or punctuation marks) shown on each side of a change

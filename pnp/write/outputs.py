@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from pnp.compose.blocks import RuleText
 from pnp.diagnostics import DataError, Report
 from pnp.render.cards.card_pdf import label_texts, low_ink_changes_nothing, write_component_pdf
 from pnp.render.cards.deck import BoundComponent, bind_game, chosen_cards
@@ -110,17 +111,27 @@ def write_calibration(state: UnitState, job: Job) -> tuple[list[Path], list[Text
     return [job.path], []
 
 
+def _rule_text(state: UnitState, lang: str) -> RuleText:
+    """The rule text rendered and parsed once for the unit's rulebook and booklet (compose, not render)."""
+    from pnp.compose.ruletext import require_rule_text
+
+    return state.memo(f"rule-text-{lang}", lambda: require_rule_text(state.game, state.rules, lang))  # type: ignore[return-value]
+
+
 @writer("rules", "booklet", "aid", "aid-cards")
 def write_document(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
     from pnp.render.rulebook.aid import write_aid, write_aid_cards
     from pnp.render.rulebook.book import write_rulebook
     from pnp.render.rulebook.booklet import write_booklet
 
-    write = {"rules": write_rulebook, "booklet": write_booklet, "aid": write_aid}.get(job.kind)
     job.path.parent.mkdir(parents=True, exist_ok=True)
-    if write is not None:
-        result = write(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir)
-        _warn(state, job, getattr(result, "warnings", ()))  # e.g. card faces that fell back to chips
+    if job.kind in ("rules", "booklet"):
+        write_book = write_rulebook if job.kind == "rules" else write_booklet
+        result = write_book(state.game, state.rules, job.lang, _rule_text(state, job.lang), job.paper, job.path,
+                            state.unit.cache_dir)
+        _warn(state, job, result.warnings)  # e.g. card faces that fell back to chips
+    elif job.kind == "aid":
+        write_aid(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir)
     else:
         write_aid_cards(state.game, state.rules, job.lang, job.paper, job.path, state.unit.cache_dir,
                         bleed_mm=state.unit.options.print.bleed_mm)

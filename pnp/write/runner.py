@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from pnp.diagnostics import DataError, Level, Report, listed
+from pnp.files.release import wait_for_closing
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.render.cards.faces import TextIssue
@@ -25,7 +26,6 @@ from pnp.rules import get_rules
 from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
 from pnp.write.output_errors import output_problem
-from pnp.write.release import wait_for_closing
 from pnp.write.stamps import Stamp, StampStore
 
 
@@ -176,7 +176,7 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
         if collecting:
             gc.enable()
         remember_for_next_build()
-        wait_for_closing()  # replaced outputs were freed while later ones were drawn (pnp/write/release.py)
+        wait_for_closing()  # replaced outputs were freed while later ones were drawn (pnp/files/release.py)
     return result
 
 

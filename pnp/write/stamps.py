@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pnp
 from pnp.diagnostics import Diagnostic, Level
+from pnp.files.atomic import atomic_write
 from pnp.load.digests import digest_of
 from pnp.render.cards.faces import TextIssue
-from pnp.write.atomic import atomic_write
 
 STAMP_VERSION = 4  # 3: the build's warnings, not only its text issues; 4: notes too, and jobs with no output
 _PINNED = ("reportlab", "pypdfium2", "fonttools", "pillow", "noto-cjk-sans-jp-regular", "noto-cjk-sans-jp-bold",
@@ -196,7 +196,7 @@ class StampStore:
     def record(self, output: Path, key: str, outputs: Iterable[Path], issues: Iterable[TextIssue],
                warnings: Iterable[Diagnostic] = ()) -> None:
         """Each output with the size and time it was written with: outputs are not synced to disk
-        (pnp/write/atomic.py), so one a power cut left empty, or one edited since, is built again."""
+        (pnp/files/atomic.py), so one a power cut left empty, or one edited since, is built again."""
         self.root.mkdir(parents=True, exist_ok=True)
         written = []
         for path in outputs:

@@ -15,7 +15,7 @@ import signal
 import sys
 from concurrent.futures import Executor
 
-from pnp.write.atomic import remove_unfinished
+from pnp.files.atomic import remove_unfinished
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 

@@ -30,14 +30,13 @@ from pnp.compose.sandbox import time_limit
 from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
-from pnp.model.layout import Element, Layout, LayoutLibrary, load_library
+from pnp.model.layout import Element, Layout, LayoutLibrary, load_library, text_outside_safe_zone
 from pnp.render.cards.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.cards.forms import SidePlan, form_box, shelf_of
 from pnp.render.cards.ink_saver import on_white_paper
 from pnp.render.cards.textbox import parse_card_markup
 from pnp.render.text.fonts import FontSet
 from pnp.rules.base import GameRules
-from pnp.validate.layouts import text_outside_safe_zone
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from reportlab.lib.colors import Color, black
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import DataError
+from pnp.model.runs import Icon, Run, Text
 from pnp.render.text.fonts import FontSet
-from pnp.render.text.linebreak import Icon, Line, Measure, Piece, PreparedText, Run, Text
+from pnp.render.text.linebreak import Line, Piece, PreparedText
+from pnp.render.text.lines import Align, draw_line, line_x, make_measure
 
-Align = Literal["left", "center", "right"]
 VAlign = Literal["top", "middle", "bottom"]
 
 SIZE_STEP = 0.25  # points; finer steps are invisible in print
@@ -50,27 +50,6 @@ class Fit:
     def forced(self) -> bool:
         """A word was broken between characters: legible, but worth a warning."""
         return any(line.forced for line in self.lines)
-
-
-def make_measure(fontset: FontSet, size: float = 1.0) -> Measure:
-    """Width of a run at ``size``; refuses text whose characters were never prepared."""
-
-    def measure(run: Run) -> float:
-        if isinstance(run, Icon):
-            return run.aspect * size
-        font_name = fontset.font_for(run.style)
-        width = _unit_widths.get((font_name, run.text))
-        if width is None:
-            fontset.require(run.text)  # every word is measured before it is drawn
-            width = _unit_widths[(font_name, run.text)] = stringWidth(run.text, font_name, 1.0)
-        return width * size
-
-    return measure
-
-
-# Width at 1 pt by (font name, text), shared by every box and paragraph in the process. A font
-# name stands for one font file and one character set, so a cached width was checked once.
-_unit_widths: dict[tuple[str, str], float] = {}
 
 
 def scale_lines(lines: Sequence[Line], factor: float) -> tuple[Line, ...]:
@@ -137,40 +116,6 @@ def fit_text(
         else:
             high = middle - 1
     return best
-
-
-def draw_line(canvas: Canvas, line: Line, x: float, baseline: float, size: float, fontset: FontSet) -> None:
-    """Draw one line's pieces left to right; icons draw in a saved state so they can't leak settings."""
-    cursor = x
-    text_object = None
-    for piece in line.pieces:
-        run = piece.run
-        if isinstance(run, Text):
-            if text_object is None:
-                text_object = canvas.beginText(cursor, baseline)
-            text_object.setFont(fontset.font_for(run.style), size)
-            text_object.textOut(run.text)
-        else:
-            if text_object is not None:
-                canvas.drawText(text_object)
-                text_object = None
-            canvas.saveState()
-            run.draw(canvas, cursor, baseline, size)
-            canvas.restoreState()
-        cursor += piece.width
-    if text_object is not None:
-        canvas.drawText(text_object)
-
-
-def line_x(line: Line, x: float, width: float, align: Align) -> float:
-    """Where a line starts; alignment uses the width without trailing spaces, so right edges line up."""
-    if align == "left":
-        return x
-    if align == "center":
-        return x + (width - line.width) / 2
-    if align == "right":
-        return x + width - line.width
-    raise ValueError(f"unknown alignment {align!r}; use left, center or right")
 
 
 def draw_fit(

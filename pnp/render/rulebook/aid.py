@@ -24,6 +24,7 @@ from reportlab.platypus import Flowable, Frame, Spacer
 from reportlab.platypus.flowables import HRFlowable
 
 from pnp.diagnostics import DataError
+from pnp.files.atomic import atomic_write
 from pnp.model.game import Game
 from pnp.render.cards.card_pdf import label_texts, labels_for
 from pnp.render.rulebook.book import fonts_for
@@ -45,7 +46,6 @@ from pnp.render.sheets.paper import CardSize, Paper, parse_paper
 from pnp.render.text.fonts import FontSet
 from pnp.render.text.paragraph import KinsokuParagraph
 from pnp.rules.base import AidTable, GameRules
-from pnp.write.atomic import atomic_write
 
 SHEET_MARGIN = 15 * mm
 SHEET_SIZES = (14.0, 13.0, 12.0, 11.0, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0)  # one page, as issue 4 asks

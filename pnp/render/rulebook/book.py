@@ -33,8 +33,8 @@ from reportlab.platypus.doctemplate import LayoutError
 from pnp.compose.blocks import (
     RuleText,
 )
-from pnp.compose.ruletext import require_rule_text
 from pnp.diagnostics import DataError, Report
+from pnp.files.atomic import atomic_write
 from pnp.model.game import Game
 from pnp.render.rulebook.cover import TITLE_FOOT_HEIGHT, cover_figure, title_page, title_page_texts
 from pnp.render.rulebook.figures import (
@@ -47,7 +47,6 @@ from pnp.render.rulebook.style import GREY, RULE_GREY, RulebookStyles, aid_table
 from pnp.render.sheets.paper import Paper, parse_paper
 from pnp.render.text.fonts import FontSet, MissingGlyphError, prepare_fonts
 from pnp.rules.base import AidTable, GameRules
-from pnp.write.atomic import atomic_write
 
 
 class PageCountingDoc(BaseDocTemplate):
@@ -123,9 +122,12 @@ class PreparedRulebook:
     warnings: list[str]
 
 
-def prepare_rulebook(game: Game, rules: GameRules, lang: str, cache_dir: Path) -> PreparedRulebook:
-    """Load the rule text and collect every string before fonts are subset (raises DataError on bad data)."""
-    rule_text = require_rule_text(game, rules, lang)
+def prepare_rulebook(game: Game, rules: GameRules, lang: str, rule_text: RuleText,
+                     cache_dir: Path) -> PreparedRulebook:
+    """Collect every string the rulebook prints before fonts are subset (raises DataError on bad data).
+
+    The rule text comes parsed (:func:`pnp.compose.ruletext.require_rule_text`): render sets blocks,
+    it reads no template and no Markdown of its own."""
     tables = {table.id: table for table in rules.aid_tables(game, lang)}
     report = Report()
     art = make_card_art(game, rules, lang, report)
@@ -195,7 +197,7 @@ def build_story(doc: PageCountingDoc, story: list[Flowable], prepared: PreparedR
                         "cut it into shorter paragraphs: a heading, a quote or a list item must fit one page") from None
 
 
-def write_rulebook(game: Game, rules: GameRules, lang: str, paper: str | Paper, path: Path,
+def write_rulebook(game: Game, rules: GameRules, lang: str, rule_text: RuleText, paper: str | Paper, path: Path,
                    cache_dir: Path) -> RulebookResult:
     """The rulebook PDF for one language and paper, written atomically.
 
@@ -203,7 +205,7 @@ def write_rulebook(game: Game, rules: GameRules, lang: str, paper: str | Paper, 
     character in it cannot be printed; `pnp check` reports the same earlier.
     """
     sheet = parse_paper(paper)
-    prepared = prepare_rulebook(game, rules, lang, cache_dir)
+    prepared = prepare_rulebook(game, rules, lang, rule_text, cache_dir)
     page_size = sheet.size_pt
     story, styles = rulebook_story(prepared, page_size)
     with atomic_write(path) as handle:

@@ -29,12 +29,13 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.compose.blocks import RuleText
+from pnp.files.atomic import atomic_write
 from pnp.model.game import Game
 from pnp.render.pdf.pdf_forms import end_form
 from pnp.render.rulebook.book import build_story, make_doc, prepare_rulebook, rulebook_story
 from pnp.render.sheets.paper import Paper, parse_paper
 from pnp.rules.base import GameRules
-from pnp.write.atomic import atomic_write
 
 FOLD_MARK = HexColor("#9a9a9a")
 FOLD_MARK_FROM_EDGE = (5 * mm, 9 * mm)  # home printers cannot print nearer the edge than about 5 mm
@@ -181,13 +182,13 @@ class BookletResult:
     warnings: tuple[str, ...] = ()  # as the rulebook's: e.g. card chips drawn instead of faces
 
 
-def write_booklet(game: Game, rules: GameRules, lang: str, paper: str | Paper, path: Path,
+def write_booklet(game: Game, rules: GameRules, lang: str, rule_text: RuleText, paper: str | Paper, path: Path,
                   cache_dir: Path) -> BookletResult:
     """The rulebook as a booklet on ``paper`` (landscape, two pages a side; print duplex, flip on the short edge)."""
     sheet = parse_paper(paper)
     sheet_size = sheet.oriented("landscape").size_pt
     page_size = half_sheet(sheet)
-    prepared = prepare_rulebook(game, rules, lang, cache_dir)
+    prepared = prepare_rulebook(game, rules, lang, rule_text, cache_dir)
     story, styles = rulebook_story(prepared, page_size)  # BookletCanvas moves the bookmarks onto the sheets
     made: list[BookletCanvas] = []
 

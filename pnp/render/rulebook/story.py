@@ -36,6 +36,7 @@ from pnp.compose.blocks import (
     plain,
 )
 from pnp.model.game import Example, Game
+from pnp.model.runs import Text
 from pnp.render.rulebook.figures import (
     CardArt,
     FigureFlowable,
@@ -55,7 +56,6 @@ from pnp.render.rulebook.style import (
     stack_height,
 )
 from pnp.render.text.fonts import FontSet
-from pnp.render.text.linebreak import Text
 from pnp.render.text.paragraph import BodyStyle, KinsokuParagraph
 from pnp.rules.base import AidTable
 

@@ -23,9 +23,10 @@ from pnp.compose.blocks import (
     Runs,
 )
 from pnp.model.game import Game
-from pnp.render.cards.textbox import make_measure
+from pnp.model.runs import Text
 from pnp.render.text.fonts import FontSet
-from pnp.render.text.linebreak import PreparedText, Text
+from pnp.render.text.linebreak import PreparedText
+from pnp.render.text.lines import make_measure
 from pnp.render.text.paragraph import BodyStyle, KinsokuParagraph
 from pnp.rules.base import AidTable
 from pnp.rules.wording import CJK_LANGUAGES

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.files.atomic import atomic_write
 from pnp.render.sheets.draw import REGISTRATION, TEXT_BLACK, draw_ruler, new_canvas
 from pnp.render.sheets.geometry import (
     PRINTER_MARGIN_MM,
@@ -30,7 +31,6 @@ from pnp.render.sheets.geometry import (
 )
 from pnp.render.sheets.imposition import duplex_flip_axis
 from pnp.render.sheets.paper import PT_PER_MM, Paper
-from pnp.write.atomic import atomic_write
 
 TARGET_INSET_MM = 30.0  # corner targets sit this far from both edges
 FRONT_ARM_MM = 15.0  # half-length of the front crosshair lines
@@ -264,7 +264,8 @@ def _draw_paragraphs(
 
 def wrap_text(text: str, font_name: str, size: float, width_pt: float) -> list[str]:
     """Wrap with the same kinsoku-aware breaker as cards and rulebooks, so Japanese steps break well."""
-    from pnp.render.text.linebreak import Text, break_lines
+    from pnp.model.runs import Text
+    from pnp.render.text.linebreak import break_lines
 
     def measure(run: Text) -> float:
         return stringWidth(run.text, font_name, size)

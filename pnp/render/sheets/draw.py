@@ -21,6 +21,7 @@ from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.files.atomic import atomic_write
 from pnp.render.pdf.pdf_forms import end_form
 from pnp.render.sheets.geometry import (
     RULER_DEPTH_MM,
@@ -34,7 +35,6 @@ from pnp.render.sheets.geometry import (
 )
 from pnp.render.sheets.imposition import duplex_back_slots, mirror_margin_item, mirror_rect
 from pnp.render.sheets.paper import PT_PER_MM
-from pnp.write.atomic import atomic_write
 
 T = TypeVar("T")
 DrawCallback = Callable[[Canvas, T, Rect, Rect], None]

@@ -26,12 +26,12 @@ little more than one.
 
 from __future__ import annotations
 
-import bisect
 import enum
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+
+from pnp.model.runs import Icon, Run, Text, is_cjk
 
 NO_START = frozenset(
     "、。，．・：；？！ー」』）］｝〕〉》】〙〗〟ゝゞヽヾ々〻‼⁇⁈⁉"
@@ -41,48 +41,14 @@ NO_START = frozenset(
 )
 NO_END = frozenset("「『（［｛〔〈《【〘〖〝" "([{‘“«｢")
 
-#: Draws an inline icon: ``draw(canvas, x, baseline_y, size)``; the icon sits on the baseline.
-IconDraw = Callable[[Any, float, float, float], None]
-
 _WIDTH_SLACK = 1e-6  # float sums of glyph widths must not push a line that fits exactly
 # Breakable spaces (not U+00A0 or U+2007, which glue, nor U+3000, which is a CJK character).
 _SPACE_CLASS = " \u2002-\u2006\u2008-\u200b\u205f"
-# (first, last) code points of the CJK blocks, sorted. Not a regular expression's character class:
-# compiling one that spans the ideographs fills a 65,536-entry table in Python, about 1.5 ms at every
-# start of pnp, three times over.
-_CJK_RANGES = (
-    (0x2E80, 0x2FDF),  # CJK radicals
-    (0x3000, 0x30FF),  # CJK punctuation, hiragana, katakana
-    (0x3100, 0x9FFF),  # bopomofo .. CJK unified ideographs
-    (0xF900, 0xFAFF),  # compatibility ideographs
-    (0xFE30, 0xFE4F),  # CJK compatibility forms
-    (0xFF00, 0xFFEF),  # full- and half-width forms
-    (0x20000, 0x3FFFF),  # supplementary ideographs
-)
-_CJK_FIRSTS = tuple(first for first, _ in _CJK_RANGES)
 # a newline, a run of breakable spaces, or a run of anything else (split further at CJK characters)
 _TOKEN = re.compile(f"(\n)|([{_SPACE_CLASS}]+)|([^\n{_SPACE_CLASS}]+)")
 _OBJECT_REPLACEMENT = "\ufffc"
 
 
-@dataclass(frozen=True)
-class Text:
-    """Text set in one style; ``style`` is a font role such as "regular" or "bold"."""
-
-    text: str
-    style: str = "regular"
-
-
-@dataclass(frozen=True)
-class Icon:
-    """An inline picture as wide as ``aspect`` times the font size."""
-
-    name: str
-    draw: IconDraw = field(compare=False)
-    aspect: float = 1.0
-
-
-Run = Text | Icon
 #: A place in a list of runs: (run index, character offset within that run's text).
 Position = tuple[int, int]
 #: Width of a run at the size being set (text or icon), in the caller's units.
@@ -150,15 +116,6 @@ class _Segment:
 class _Paragraph:
     segments: list[_Segment]
     end: Position  # of the newline closing it, or just past the text
-
-
-def is_cjk(char: str) -> bool:
-    """Characters set one per em box, between which Japanese text may break."""
-    if len(char) != 1:
-        return False
-    code = ord(char)
-    block = bisect.bisect_right(_CJK_FIRSTS, code) - 1
-    return block >= 0 and code <= _CJK_RANGES[block][1]
 
 
 def _words_and_cjk(text: str) -> Iterator[tuple[_Kind, int, int]]:

@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from reportlab.lib.colors import Color, black
 from reportlab.platypus.flowables import Flowable
 
-from pnp.render.cards.textbox import Align, draw_line, line_x, make_measure
+from pnp.model.runs import Run, Text
 from pnp.render.text.fonts import FontSet
-from pnp.render.text.linebreak import Line, PreparedText, Run, Text, slice_runs
+from pnp.render.text.linebreak import Line, PreparedText, slice_runs
+from pnp.render.text.lines import Align, draw_line, line_x, make_measure
 
 _SLACK = 1e-6
 KEPT_LINES = 2  # lines a paragraph keeps together on each side of a page break (no widows, no orphans)

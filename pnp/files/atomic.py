@@ -3,7 +3,7 @@
 A build that fails or is interrupted (Ctrl-C) must not replace a PDF the user may be about to print
 with a truncated file. We write into a hidden temporary file in the same folder (so the final rename
 never crosses a file system) and rename it over the target only after it was written completely
-(pnp/write/release.py says how a large target is swapped out and freed cheaply).
+(pnp/files/release.py says how a large target is swapped out and freed cheaply).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from pnp.write.release import close_in_background, exchange, hold_if_large
+from pnp.files.release import close_in_background, exchange, hold_if_large
 
 _UNFINISHED: set[Path] = set()  # temporary files being written by this process
 
