@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pnp.files import release
 from pnp.files.atomic import atomic_write
-from pnp.write import release
 
 
 def test_success_replaces_the_file_and_leaves_no_temp(tmp_path: Path) -> None:
