@@ -177,7 +177,7 @@ def record_decodes(monkeypatch) -> list[tuple]:
 def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, monkeypatch):
     """decode_ahead works out each resampled size as drawing does: every picture is decoded once,
     and the PDF is byte for byte the one drawing alone makes."""
-    from pnp.render.cards import deck, images
+    from pnp.render.cards import art, images
 
     data = picture_game(tmp_path, "abc", alpha=True)  # alpha: decoded even without --max-dpi
     decoded = record_decodes(monkeypatch)
@@ -192,7 +192,7 @@ def test_art_is_decoded_ahead_once_and_the_pdf_is_the_same_without(tmp_path, mon
     ahead = build(tmp_path / "ahead")
     assert len(decoded) == len(set(decoded)) == 3
     assert {size for _, size in decoded} == {(821, 1121)}
-    monkeypatch.setattr(deck, "decode_art_ahead", lambda bound, painter: None)
+    monkeypatch.setattr(art, "decode_art_ahead", lambda bound, painter: None)
     monkeypatch.setattr("pnp.render.cards.card_pdf.decode_art_ahead", lambda bound, painter: None)
     assert build(tmp_path / "alone") == ahead
 

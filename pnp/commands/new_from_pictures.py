@@ -118,7 +118,7 @@ def _other_shapes(sizes: dict[str, tuple[int, int]]) -> list[str]:
 def picture_problem(path: Path) -> str | None:
     """Why a picture could not be printed as it is, said as `pnp check` would say it; None if it can."""
     from pnp.diagnostics import DataError
-    from pnp.render.cards.deck import too_many_pixels
+    from pnp.render.cards.art import too_many_pixels
     from pnp.render.cards.images import ImageFormatError, inspect_image
 
     if path.suffix.lower() == ".svg":
