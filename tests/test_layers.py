@@ -70,3 +70,20 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     tree = ast.parse("from pnp.render.cards.deck import bind_game\n")
     target = run_time_imports(tree)[0]
     assert ROOMS.index(room(target)) < ROOMS.index(room("pnp.model.game"))
+
+
+def test_the_readme_names_every_package_and_no_other() -> None:
+    """The README's picture of the code is the tree: a package added, moved or removed shows here."""
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    picture = readme.split("## The code", 1)[1].split("```", 2)[1]
+    named, parent = set(), ""
+    for line in picture.splitlines():
+        word = line.strip().split(" ", 1)[0]
+        if not word.endswith("/") or word == "pnp/":
+            continue
+        depth = (len(line) - len(line.lstrip())) // 2
+        parent = word if depth == 1 else parent
+        named.add(word.rstrip("/") if depth == 1 else f"{parent}{word}".rstrip("/"))
+    folders = {path.parent.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("__init__.py")}
+    packages = {folder for folder in folders if folder != "." and not folder.startswith("rules/")}  # not each game
+    assert named == packages
