@@ -71,6 +71,12 @@ def _data_option(function: Callable[..., Any]):
                         help=DATA_HELP)(function)
 
 
+def _trust_option(function: Callable[..., Any]):
+    return click.option("--trust", "trust", is_flag=True,
+                        help="Run game folders' own rules code (rules.py) for this command without `pnp trust`.")(
+        function)
+
+
 def _games_languages_papers_what(function: Callable[..., Any]):
     """What to build, the same for `pnp build` and `pnp watch`."""
     for option in reversed([
@@ -101,14 +107,18 @@ def cli() -> None:
               help="Language for titles in the report (default: en, or each game's source language).")
 @click.option("--format", "output", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
               help="json: one document of every finding; github: GitHub Actions annotations on the lines.")
-def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | None, output: str) -> None:
+@_trust_option
+def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | None, output: str,
+          trust: bool) -> None:
     """Check that each game's components, setup and examples add up.
 
     GAMES are game ids under --data, or paths to game folders; none means all.
     """
     from pnp.commands.check import run_check
+    from pnp.rules.trust import for_this_command
 
-    sys.exit(run_check(data, games, strict, lang, output))
+    with for_this_command(trust):
+        sys.exit(run_check(data, games, strict, lang, output))
 
 
 @cli.command(name="list")
@@ -128,11 +138,13 @@ def list_games(data: Path | None, lang: str) -> None:
               help="Languages the game ships in (repeat for several; the first is the source).")
 @click.option("--images", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="Make the deck from a folder of card pictures: a card per picture, back.png as the back.")
-def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None) -> None:
+@click.option("--rules", "rules", is_flag=True,
+              help="Also write rules.py (the game's own check, aid table and example kind) and examples.toml.")
+def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None, rules: bool) -> None:
     """Start a new game folder: a commented manifest, a card list and (English, Japanese) rule texts."""
     from pnp.commands.scaffold import run_new
 
-    sys.exit(run_new(data, game_id, languages, images))
+    sys.exit(run_new(data, game_id, languages, images, rules))
 
 
 @cli.command()
@@ -158,10 +170,11 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Pat
 @click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
               help="Resample card art that would print finer than this (smaller PDFs; art is decoded).")
 @_out_option
+@_trust_option
 def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
           what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str | None,
           back_offset: tuple[float, float] | None, printer: str | None, png: bool, jobs: int | None, force: bool,
-          recompress: bool, max_dpi: int | None, out: Path | None) -> None:
+          recompress: bool, max_dpi: int | None, out: Path | None, trust: bool) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
     from pnp.commands.build import BuildRequest, printer_settings, run_build
     from pnp.render.cards.card_pdf import PrintOptions
@@ -174,7 +187,10 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
                            png=png or "png" in what, force=force)
     request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what,
                            jobs=jobs)
-    sys.exit(run_build(data, request))
+    from pnp.rules.trust import for_this_command
+
+    with for_this_command(trust):
+        sys.exit(run_build(data, request))
 
 
 @cli.command()
@@ -185,20 +201,24 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
               help="Record these sections of --lang as translated from the current source (repeat).")
 @click.option("--accept-all", is_flag=True, help="Record every section --lang has as translated.")
 @click.option("--no-diff", is_flag=True, help="Don't print how stale sections' sources changed.")
+@_trust_option
 def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tuple[str, ...], accept_all: bool,
-         no_diff: bool) -> None:
+         no_diff: bool, trust: bool) -> None:
     """How each translation stands: sections, placeholders, numbers, glossary, card texts."""
     from pnp.commands.i18n import run_i18n
+    from pnp.rules.trust import for_this_command
 
-    sys.exit(run_i18n(data, games, lang, accept, accept_all, not no_diff))
+    with for_this_command(trust):
+        sys.exit(run_i18n(data, games, lang, accept, accept_all, not no_diff))
 
 
 @cli.command()
 @_data_option
 @_games_languages_papers_what
 @_out_option
+@_trust_option
 def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          what: tuple[str, ...], out: Path | None) -> None:
+          what: tuple[str, ...], out: Path | None, trust: bool) -> None:
     """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any)."""
     from pnp.commands.build import BuildRequest, request_usable, run_build
     from pnp.commands.watch import run_watch
@@ -209,10 +229,13 @@ def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
         return BuildRequest(games=names, languages=languages, papers=papers, out=out,
                             options=BuildOptions(png="png" in what), what=what)
 
+    from pnp.rules.trust import for_this_command
+
     if not request_usable(data, request(games)):
         sys.exit(1)
-    sys.exit(run_watch(data_dir(data), lambda names: run_build(data, request(names)), games,
-                       explicit_data=data is not None))
+    with for_this_command(trust):
+        sys.exit(run_watch(data_dir(data), lambda names: run_build(data, request(names)), games,
+                           explicit_data=data is not None))
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})
@@ -220,7 +243,8 @@ def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
 @click.argument("game")
 @click.argument("position", nargs=-1, type=click.UNPROCESSED)
 @click.option("--lang", default="en", show_default=True, help="Language of the answer.")
-def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) -> None:
+@_trust_option
+def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str, trust: bool) -> None:
     """Settle a dispute: the best play for a position, computed by the game's rules.
 
     POSITION is the cards, then what the game's solver asks for. Two Ops: the five number cards,
@@ -229,8 +253,26 @@ def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str) ->
     pnp solve two-ops 7H 3S 10D AS 5C KD QS --goal 4H
     """
     from pnp.commands.solve import run_solve
+    from pnp.rules.trust import for_this_command
 
-    sys.exit(run_solve(data, game, list(position), lang))
+    with for_this_command(trust):
+        sys.exit(run_solve(data, game, list(position), lang))
+
+
+@cli.command(name="trust")
+@_data_option
+@click.argument("games", nargs=-1)
+@click.option("--revoke", is_flag=True, help="Forget the games named: their code asks again.")
+@click.option("--list", "listing", is_flag=True, help="Show the trusted game folders.")
+def trust_games(data: Path | None, games: tuple[str, ...], revoke: bool, listing: bool) -> None:
+    """Let pnp run the rules code (rules.py) in these game folders, as it is now.
+
+    GAMES are game ids under --data, or paths to game folders; none means those found, as for
+    `pnp check`. Any later change to the code asks again. Read the code first: it runs as you.
+    """
+    from pnp.commands.trust import run_trust
+
+    sys.exit(run_trust(data, games, revoke, listing))
 
 
 @cli.command()

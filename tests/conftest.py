@@ -39,3 +39,11 @@ def cache() -> Path:
     from pnp.render.text.fonts import font_cache_dir
 
     return font_cache_dir()
+
+
+@pytest.fixture(autouse=True)
+def _own_config(tmp_path_factory, monkeypatch):
+    """No test reads or writes the user's own config (trusted game folders, printer profiles), nor takes
+    a PNP_TRUST from the shell that runs the suite."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.delenv("PNP_TRUST", raising=False)

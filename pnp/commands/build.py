@@ -17,7 +17,7 @@ from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
-from pnp.rules import get_rules
+from pnp.rules import rules_or_none
 from pnp.validate import check_game
 from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Job, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
@@ -70,9 +70,18 @@ def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) ->
     kinds = []
     if "rules" in what and has_rule_texts(game):
         kinds.extend(WHAT_DOCUMENTS["rules"])
-    if "aid" in what and (rules is None or any(rules.aid_tables(game, lang) for lang in game.languages)):
+    if "aid" in what and (rules is None or _has_aid_tables(game, rules)):
         kinds.extend(WHAT_DOCUMENTS["aid"])
     return kinds
+
+
+def _has_aid_tables(game: Game, rules: GameRules) -> bool:
+    from pnp.diagnostics import DataError
+
+    try:
+        return any(rules.aid_tables(game, lang) for lang in game.languages)
+    except DataError:  # a game's own aid_tables() raised: its aid's job reports it (pnp/rules/local.py)
+        return True
 
 
 def settled_request(data: Path | None, request: BuildRequest) -> BuildRequest:
@@ -190,7 +199,7 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
     """
     report = Report()
     game = load_game(folder, report)
-    rules = get_rules(game.rules) if game is not None else None
+    rules = rules_or_none(game) if game is not None else None
     if game is not None:
         languages, what = _languages(game, request), request.what or WHAT
         if rules is not None and not report.errors and not request.options.force:

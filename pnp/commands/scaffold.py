@@ -34,8 +34,10 @@ def _umask() -> int:
     return mask
 
 
-def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None = None) -> int:
-    """A starter game folder; with ``images``, a deck of those pictures (pnp/commands/new_from_pictures.py)."""
+def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None = None,
+            rules: bool = False) -> int:
+    """A starter game folder; with ``images``, a deck of those pictures (pnp/commands/new_from_pictures.py);
+    with ``rules``, a rules.py of its own (one check, one aid table, one kind of example) and examples.toml."""
     if not GAME_ID.match(game_id):
         click.echo(f"error: game id {clipped(game_id, 60)!r} must be lower-case letters, digits and '-' (e.g. my-game)",
                    err=True)
@@ -81,7 +83,11 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         "languages": list(dict.fromkeys(languages)) or ["en"],
         "title": game_id.replace("-", " ").title(),
         "year": datetime.date.today().year,
+        "rules": rules and images is None,
+        "class_name": "".join(part.title() for part in game_id.replace("-", " ").split() if part) + "Rules",
     }
+    if context["class_name"][0].isdigit():  # a class name cannot start with a digit (a game "7-wonders")
+        context["class_name"] = "Game" + context["class_name"]
     context["words"] = {lang: STARTER_WORDS.get(lang, STARTER_WORDS["en"]) for lang in context["languages"]}
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -102,10 +108,13 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         else:
             (staging / "cards").mkdir()
             outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}
+            if context["rules"]:
+                outputs |= {staging / "rules.py": "rules.py.j2", staging / "examples.toml": "examples.toml.j2"}
             for target, template in outputs.items():
                 text = env.from_string((starter / template).read_text(encoding="utf-8")).render(context)
                 target.write_text(text, encoding="utf-8")
-            rule_texts = _write_rule_texts(staging, starter, context["languages"])
+            rule_texts = _write_rule_texts(staging, starter, context["languages"],
+                                           code="rules-code" if context["rules"] else None)
         staging.rename(folder)
         if rule_texts:
             _accept_translations(folder, context["languages"])
@@ -120,8 +129,12 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
                    f"Run 'pnp build {named}' for the sheets; edit game.toml and cards/deck.csv for counts, "
                    f"names and players{rules}")
         return 0
-    edit = "game.toml, cards/deck.csv" + (" and rules/*.md" if rule_texts else "")
+    edit = "game.toml, cards/deck.csv" + (", rules.py, examples.toml" if context["rules"] else "") + (
+        " and rules/*.md" if rule_texts else "")
     click.echo(f"created {folder}: edit {edit}, then run 'pnp check {named}'{_no_rule_texts(context['languages'])}")
+    if context["rules"]:
+        click.echo(f"rules.py is code: pnp runs it only once you trust the folder. Read it, then run "
+                   f"'pnp trust {named}' (again after each change to it)")
     return 0
 
 
@@ -155,15 +168,19 @@ def _no_rule_texts(languages: list[str]) -> str:
             f"{others} (write rules/<lang>.md for each language, see docs/rulebooks.md)")
 
 
-def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], stem: str = "rules") -> bool:
+def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], stem: str = "rules",
+                      code: str | None = None) -> bool:
     """A rule text per language, headings and placeholders to fill in, when pnp has one for every
-    language the game ships in; else none (a game with a language pnp cannot write still checks)."""
+    language the game ships in; else none (a game with a language pnp cannot write still checks).
+    ``code``: the stem of a section placing rules.py's aid table and example, appended to each."""
     if not set(languages) <= set(RULE_TEXT_LANGUAGES):
         return False
     (folder / "rules").mkdir()
     for lang in languages:  # copied as they are: their {{ placeholders }} are for the rulebook, not for here
-        (folder / "rules" / f"{lang}.md").write_text((starter / f"{stem}-{lang}.md").read_text(encoding="utf-8"),
-                                                     encoding="utf-8")
+        text = (starter / f"{stem}-{lang}.md").read_text(encoding="utf-8")
+        if code is not None:
+            text += (starter / f"{code}-{lang}.md").read_text(encoding="utf-8")
+        (folder / "rules" / f"{lang}.md").write_text(text, encoding="utf-8")
     return True
 
 

@@ -9,15 +9,21 @@ import click
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
 from pnp.model.build import load_game
-from pnp.rules import get_rules
+from pnp.rules import rules_of
 from pnp.rules.base import ExampleError
+from pnp.rules.local import RulesLoadError
 
 
 def run_solve(data: Path | None, game_name: str, position: list[str], lang: str) -> int:
     report = Report()
     folders = resolve_games(data_dir(data), (game_name,), report, explicit_data=data is not None)
     game = load_game(folders[0], report) if folders else None
-    rules = get_rules(game.rules) if game is not None else None
+    rules = None
+    if game is not None:
+        try:
+            rules = rules_of(game)
+        except RulesLoadError as exc:  # not trusted, or broken: said, with its fix
+            report.diagnostics.append(exc.diagnostic)
     if report.errors or game is None or rules is None:
         for diagnostic in report.diagnostics:
             click.echo(diagnostic.format(Path.cwd()), err=True)
@@ -34,6 +40,9 @@ def run_solve(data: Path | None, game_name: str, position: list[str], lang: str)
         lang = shipped
     try:
         click.echo(rules.solve(game, position, lang))
+    except RulesLoadError as exc:  # the game's own solver raised
+        click.echo(exc.diagnostic.format(Path.cwd()), err=True)
+        return 1
     except ExampleError as exc:
         click.echo(f"error: {exc}\nusage: pnp solve {game.id} {rules.solve_usage}", err=True)
         return 2

@@ -11,8 +11,9 @@ from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts
 from pnp.model.build import load_game
 from pnp.model.game import Card, Component, Game, where
-from pnp.rules import available, get_rules
+from pnp.rules import rules_of, unknown_rules_fix
 from pnp.rules.base import GameRules
+from pnp.rules.local import RulesLoadError
 from pnp.validate import generic
 from pnp.validate.examples import check_examples, skip_examples
 
@@ -54,12 +55,27 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
                         and error.only_holds(game.source_language) is None for error in report.errors)
     if "rules" in game.unreadable:  # which rules module is meant is unknown: its checks, tables and
         return None, {}             # texts too, so layouts and rule texts that use them are left alone
-    rules = get_rules(game.rules)
+    try:
+        rules = rules_of(game)
+    except RulesLoadError as exc:  # untrusted, or broken: the game's error, the other checks reported above
+        report.diagnostics.append(exc.diagnostic)
+        return None, {}
     if rules is None:
         line = game.manifest.line_of("rules") if game.manifest else None
         report.error(f"unknown rules module {game.rules!r}", game.manifest.path if game.manifest else None, line,
-                     f"available: {', '.join(available())}, or remove 'rules' for a game without its own rules")
+                     unknown_rules_fix(game))
         return None, {}
+    try:
+        return rules, _check_with_rules(game, rules, report, data_in_error, layouts, rule_texts, text_report,
+                                        icons_in_error)
+    except RulesLoadError as exc:  # the game's own code raised in one of its hooks (a table, a text)
+        report.diagnostics.append(exc.diagnostic)
+        return None, {}
+
+
+def _check_with_rules(game: Game, rules: GameRules, report: Report, data_in_error: bool, layouts: bool,
+                      rule_texts: bool, text_report: Report | None,
+                      icons_in_error: Collection[tuple[str, str]]) -> dict[str, str]:
     errors_before = len(report.errors)
     rules.check(game, report)
     results: dict = {}
@@ -77,7 +93,7 @@ def check_game(game: Game, report: Report, layouts: bool = True, rule_texts: boo
         check_translations(game, report if text_report is None else text_report, rules, results, data_in_error)
     elif rule_texts:
         report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
-    return rules, outcome
+    return outcome
 
 
 def check_layouts(game: Game, rules: GameRules, report: Report,

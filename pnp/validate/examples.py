@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnp.diagnostics import Report, line_spans
+from pnp.diagnostics import DataError, Report, line_spans
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.model.fields import closest
 from pnp.model.game import Example, Game, where
@@ -44,6 +44,10 @@ def check_examples(game: Game, rules: GameRules, report: Report,
         except ExampleError as exc:
             at = example.input_lines.get(exc.key) if exc.key else None
             failures.setdefault((str(exc), exc.fix), []).append((example.id, file, at or line))
+            outcome[example.id] = "error"
+            continue
+        except DataError as exc:  # a game's own runner raised: its error, at its own line (pnp/rules/local.py)
+            report.diagnostics.append(exc.diagnostic)
             outcome[example.id] = "error"
             continue
         mismatches = [

@@ -43,7 +43,7 @@ from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
 from pnp.render.text.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
-from pnp.rules import get_rules
+from pnp.rules import rules_or_none
 from pnp.rules.base import GameRules
 from pnp.validate.card_mentions import check_card_mentions
 from pnp.validate.glossary import Glossary, load_glossary
@@ -262,7 +262,7 @@ def _card_glossary(game: Game, lang: str, glossary: Glossary) -> list[Finding]:
 def analyse_translations(game: Game, report: Report, languages: Sequence[str] | None = None
                          ) -> list[LanguageStatus]:
     """Every translation language of the game (or those asked for), analysed."""
-    rules = get_rules(game.rules)
+    rules = rules_or_none(game)
     glossary = load_glossary(game, report)
     wanted = [lang for lang in (languages or game.languages) if lang != game.source_language]
     return [analyse_language(game, rules, lang, glossary, report) for lang in wanted]
@@ -286,7 +286,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
 
         report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
         return
-    rules = rules or get_rules(game.rules)
+    rules = rules or rules_or_none(game)
     if rules is None:
         return
     results = results if results is not None else compute_results(game, rules)

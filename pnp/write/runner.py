@@ -22,7 +22,7 @@ from pnp.files.release import wait_for_closing
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.render.cards.faces import TextIssue
-from pnp.rules import get_rules
+from pnp.rules import rules_of
 from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
 from pnp.write.output_errors import output_problem
@@ -142,7 +142,12 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
     report = Report()
     if game is None:
         game = load_game(unit.game_path, report)
-    rules = get_rules(game.rules) if game is not None else None
+    rules = None
+    if game is not None:
+        try:
+            rules = rules_of(game)
+        except DataError as exc:  # its own code changed since the check, say (pnp/rules/local.py)
+            report.diagnostics.append(exc.diagnostic)
     if game is None or rules is None or report.errors:
         result.report.extend(report)
         result.report.error(f"{unit.game_id}: could not reload the game for building")
@@ -236,9 +241,12 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
         else:
             from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
 
+            from pnp.rules.trust import allowed_without_record
             from pnp.write.workers import stop_workers, worker_started
 
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_started, initargs=(os.getpid(),))
+            # --trust holds in the workers too, however they are started
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_started,
+                                       initargs=(os.getpid(), allowed_without_record()))
             try:
                 futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
                 for index, future in futures.items():

@@ -20,8 +20,13 @@ from pnp.files.atomic import remove_unfinished
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def worker_started(parent: int) -> None:
-    """The pool's initializer: stop cleanly at SIGTERM, and get one when ``parent`` is gone."""
+def worker_started(parent: int, trusted: bool = False) -> None:
+    """The pool's initializer: stop cleanly at SIGTERM, and get one when ``parent`` is gone; ``trusted``:
+    the parent's --trust (game folders' own rules code may run, pnp/rules/trust.py)."""
+    if trusted:
+        from pnp.rules.trust import set_allowed_for_this_command
+
+        set_allowed_for_this_command(True)
     signal.signal(signal.SIGTERM, _terminated)
     if sys.platform.startswith("linux"):
         import ctypes

@@ -9,14 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnp.model.game import Game
+from pnp.api import AidTable, Game, localised_list
+from pnp.api import localised as _localised
 from pnp.rules import surveillance
-from pnp.rules.base import AidTable
 from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.gadget_trick.watch_cards import parse_card
 from pnp.rules.surveillance import ConditionError
-from pnp.rules.wording import localised as _localised
-from pnp.rules.wording import localised_list
 
 
 def surveillance_and_gadget_texts(game: Game, settings: Settings, lang: str) -> dict[str, dict[str, str]]:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pnp.diagnostics import CardErrors, Report, listed
-from pnp.model.game import Card, Game, where
+from pnp.api import Card, CardErrors, Game, Report, listed, where
 from pnp.rules import surveillance
 from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.gadget_trick.watch_cards import WatchCard, parse_card

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.model.game import Game
-from pnp.rules.base import ExampleError, unknown_card
+from pnp.api import ExampleError, Game, unknown_card
 from pnp.rules.gadget_trick.play import end_of_trick, legal_plays, next_leader, trick_winner
 from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.gadget_trick.watch_cards import WatchCard, parse_card, removals

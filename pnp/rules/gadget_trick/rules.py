@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.diagnostics import Report
-from pnp.model.game import Game
+from pnp.api import AidTable, Game, GameRules, Report, report_aid_problems
 from pnp.rules import surveillance
-from pnp.rules.base import AidTable, GameRules
 from pnp.rules.gadget_trick.aids import setup_table, static_table, surveillance_and_gadget_texts
 from pnp.rules.gadget_trick.checks import (
     check_colour_order,
@@ -25,7 +23,6 @@ from pnp.rules.gadget_trick.examples import (
     run_trick,
 )
 from pnp.rules.gadget_trick.settings import Settings, read_settings
-from pnp.rules.wording import report_aid_problems
 
 
 class GadgetTrickRules(GameRules):

@@ -5,11 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pnp.diagnostics import Report
-from pnp.load.toml_lines import TomlDoc
-from pnp.model.fields import TomlReader
-from pnp.model.game import Game
-from pnp.rules.base import report_missing_rules_data
+from pnp.api import Game, Report, TomlDoc, TomlReader, report_missing_rules_data
 from pnp.rules.surveillance import Activation
 
 

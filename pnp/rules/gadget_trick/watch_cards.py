@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pnp.model.game import Card
+from pnp.api import Card
 from pnp.rules import surveillance
 from pnp.rules.gadget_trick.settings import Settings
 from pnp.rules.surveillance import Activation, Condition, ConditionError, PlayerView

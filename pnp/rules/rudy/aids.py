@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.model.game import Game
-from pnp.rules.base import AidTable
+from pnp.api import AidTable, Game, localised_list
+from pnp.api import localised as _localised
 from pnp.rules.rudy.tables import ATTRIBUTES, Tables
-from pnp.rules.wording import localised as _localised
-from pnp.rules.wording import localised_list
 
 
 def market_table(tables: Tables, spec: Mapping[str, Any], lang: str, values: Mapping[str, int]) -> AidTable:

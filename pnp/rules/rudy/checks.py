@@ -6,12 +6,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.diagnostics import Report, listed
-from pnp.model.game import Card, Game
-from pnp.rules.base import report_blank_column
+from pnp.api import Card, Game, Report, listed, report_aid_problems, report_blank_column
 from pnp.rules.rudy.pricing import market_reach
 from pnp.rules.rudy.tables import PriceRow, Tables
-from pnp.rules.wording import report_aid_problems
 
 
 def check_kinds(game: Game, tables: Tables, report: Report) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnp.model.game import Card, Game
-from pnp.rules.base import ExampleError, unknown_card
+from pnp.api import Card, ExampleError, Game, unknown_card
 from pnp.rules.rudy.pricing import dice_bonus, face_options, price_set
 from pnp.rules.rudy.tables import Tables
 

@@ -11,8 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from pnp.model.game import Card
-from pnp.rules.base import ExampleError
+from pnp.api import Card, ExampleError
 from pnp.rules.rudy.tables import Element, Tables
 
 BLACK_WHITE_RUN = "black-white-run"

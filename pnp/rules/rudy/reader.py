@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnp.diagnostics import Report
-from pnp.model.fields import TomlReader
-from pnp.model.game import Game
-from pnp.rules.base import report_missing_rules_data
+from pnp.api import Game, Report, TomlReader, report_missing_rules_data
 from pnp.rules.rudy.tables import ATTRIBUTES, ELEMENT_TESTS, Element, PriceRow, Tables
 
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.diagnostics import Report
-from pnp.model.game import Game
-from pnp.rules.base import AidTable, GameRules
+from pnp.api import AidTable, Game, GameRules, Report
+from pnp.api import localised as _localised
 from pnp.rules.rudy.aids import elements_table, market_table, sets_table, turn_table, wild_table
 from pnp.rules.rudy.checks import check_deck, check_kinds, check_price_table, check_texts
 from pnp.rules.rudy.examples import run_museum, run_sale, run_set_sale, run_step1_reward
 from pnp.rules.rudy.pricing import market_reach
 from pnp.rules.rudy.reader import Tables, read_tables
-from pnp.rules.wording import localised as _localised
 
 
 class RudyRules(GameRules):

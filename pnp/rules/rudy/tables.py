@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pnp.load.toml_lines import TomlDoc
+from pnp.api import TomlDoc
 
 ELEMENT_TESTS = ("same", "all-different", "consecutive")
 ATTRIBUTES = ("number", "colour", "mark")

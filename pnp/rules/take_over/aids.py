@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable
+from pnp.api import AidTable, localised_list
+from pnp.api import localised as _word
 from pnp.rules.take_over.strength import Ladder
 from pnp.rules.take_over.tables import TakeOverTables, section
-from pnp.rules.wording import localised as _word
-from pnp.rules.wording import localised_list
 
 if TYPE_CHECKING:
-    from pnp.model.game import Game
+    from pnp.api import Game
 
 
 def _aid_word(tables: TakeOverTables, aid: str, key: str, lang: str) -> Any:

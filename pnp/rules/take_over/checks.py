@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.diagnostics import listed
-from pnp.model.fields import closest
-from pnp.model.game import where
-from pnp.rules.base import report_blank_column
+from pnp.api import closest, listed, report_blank_column, where
 from pnp.rules.take_over.bonuses import BONUS_EFFECTS
 from pnp.rules.take_over.stance import stance_gaps
 from pnp.rules.take_over.tables import PLAY_KEYS, TakeOverTables, section
 
 if TYPE_CHECKING:
-    from pnp.diagnostics import Report
-    from pnp.model.game import Card, Game
+    from pnp.api import Card, Game, Report
 
 
 class Checker:

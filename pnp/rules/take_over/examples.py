@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import ExampleError, unknown_card
+from pnp.api import ExampleError, unknown_card
 from pnp.rules.take_over.bonuses import BonusError, BonusState, apply_bonus
 from pnp.rules.take_over.stance import play_trick
 from pnp.rules.take_over.strength import NumberCard, legal_plays, parse_number_card
 from pnp.rules.take_over.tables import TakeOverTables
 
 if TYPE_CHECKING:
-    from pnp.model.game import Game
+    from pnp.api import Game
 
 
 NO_COLOUR = "none"  # how examples write "no trump" / "no disadvantaged colour"

@@ -5,16 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable, GameRules, report_missing_rules_data
+from pnp.api import AidTable, GameRules, report_aid_problems, report_missing_rules_data
 from pnp.rules.take_over.aids import bonus_aid, ladder_aid, marker_and_goal_texts, phrase_aid
 from pnp.rules.take_over.checks import Checker
 from pnp.rules.take_over.examples import run_bonus, run_trick
 from pnp.rules.take_over.tables import TakeOverTables, read_tables, section
-from pnp.rules.wording import report_aid_problems
 
 if TYPE_CHECKING:
-    from pnp.diagnostics import Report
-    from pnp.model.game import Game
+    from pnp.api import Game, Report
 
 
 def _run_bonus(_game: Game, tables: TakeOverTables, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -34,7 +32,7 @@ class TakeOverRules(GameRules):
             if report is not None:
                 report_missing_rules_data(game, report, "take_over", "ladders, bonuses, phrases")
             return None
-        from pnp.diagnostics import Report
+        from pnp.api import Report
 
         return read_tables(game.rules_data, report if report is not None else Report(), game.languages)
 

@@ -10,8 +10,7 @@ from pnp.rules.take_over.bonuses import BONUS_EFFECTS, Bonus
 from pnp.rules.take_over.strength import SEED_LADDERS, TIERS, Ladder, Ladders
 
 if TYPE_CHECKING:
-    from pnp.diagnostics import Report
-    from pnp.load.toml_lines import TomlDoc
+    from pnp.api import Report, TomlDoc
 
 
 LADDER_IDS = ("lead_normal", "lead_disadvantaged")

@@ -9,15 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable
+from pnp.api import CJK_LANGUAGES, AidTable
+from pnp.api import localised as _word
 from pnp.rules.two_ops.deck import deck_cards
 from pnp.rules.two_ops.tables import TwoOpsTables
 from pnp.rules.two_ops.vocabulary import PARITIES, RELATIONS
-from pnp.rules.wording import CJK_LANGUAGES
-from pnp.rules.wording import localised as _word
 
 if TYPE_CHECKING:
-    from pnp.model.game import Game
+    from pnp.api import Game
 
 
 def _nested_word(section: Mapping[str, Any], *keys: str, lang: str) -> str:

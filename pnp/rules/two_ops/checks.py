@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from pnp.diagnostics import CardErrors
-from pnp.rules.base import report_blank_column
+from pnp.api import CardErrors, report_blank_column
 from pnp.rules.two_ops.deck import count_of_kind, deck_cards, derived_max_players
 from pnp.rules.two_ops.operators import evaluate_exhaustively
 from pnp.rules.two_ops.tables import OperatorRule, TwoOpsTables
 
 if TYPE_CHECKING:
-    from pnp.diagnostics import Report
-    from pnp.model.game import Card, Game
+    from pnp.api import Card, Game, Report
 
 
 def _show_case(rule: OperatorRule, case: Mapping[str, int]) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pnp.rules.two_ops.tables import DealNumbers, TwoOpsTables
 
 if TYPE_CHECKING:
-    from pnp.model.game import Card, Game
+    from pnp.api import Card, Game
 
 
 def deck_cards(game: Game, tables: TwoOpsTables) -> tuple[Card, ...] | None:

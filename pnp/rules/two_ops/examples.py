@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import ExampleError, unknown_card
+from pnp.api import ExampleError, unknown_card
 from pnp.rules.two_ops.cards import CardError, PlayingCard, parse_card
 from pnp.rules.two_ops.deck import deck_cards
 from pnp.rules.two_ops.operators import apply_operator
@@ -13,7 +13,7 @@ from pnp.rules.two_ops.solver import solve
 from pnp.rules.two_ops.tables import TwoOpsTables
 
 if TYPE_CHECKING:
-    from pnp.model.game import Game
+    from pnp.api import Game
 
 
 def _resolve(game: Game, tables: TwoOpsTables, text: Any, key: str) -> PlayingCard:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pnp.rules.safe_expr import ZeroDivisorError
+from pnp.api import ZeroDivisorError
 from pnp.rules.two_ops.cards import PlayingCard
 from pnp.rules.two_ops.tables import OperatorRule, TwoOpsTables
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.safe_expr import Expression, ExpressionError, parse_expression
+from pnp.api import Expression, ExpressionError, parse_expression
 from pnp.rules.two_ops.tables import DealNumbers, GoalRule, OperatorRule, TwoOpsTables
 from pnp.rules.two_ops.vocabulary import AIMS, PARITIES, RELATION_NAMES, RELATIONS
 
 if TYPE_CHECKING:
-    from pnp.diagnostics import Report
-    from pnp.load.toml_lines import TomlDoc
+    from pnp.api import Report, TomlDoc
 
 
 class _Reader:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.base import AidTable, ExampleError, GameRules, read_or_raise, report_missing_rules_data
+from pnp.api import AidTable, ExampleError, GameRules, read_or_raise, report_missing_rules_data
+from pnp.api import localised as _word
 from pnp.rules.two_ops.aids import court_card_texts, goal_aid, operator_aid
 from pnp.rules.two_ops.cards import CardError, parse_card
 from pnp.rules.two_ops.checks import check_deal, check_deck, check_operator_values
@@ -13,11 +14,9 @@ from pnp.rules.two_ops.examples import run_operation, run_solve
 from pnp.rules.two_ops.reader import read_tables
 from pnp.rules.two_ops.solver import solve
 from pnp.rules.two_ops.tables import TwoOpsTables
-from pnp.rules.wording import localised as _word
 
 if TYPE_CHECKING:
-    from pnp.diagnostics import Report
-    from pnp.model.game import Game
+    from pnp.api import Game, Report
 
 
 #: the words of `pnp solve`'s answer: goal, best value, unused card(s); English for other languages
@@ -38,7 +37,7 @@ class TwoOpsRules(GameRules):
             if report is not None:
                 report_missing_rules_data(game, report, "two_ops", "the operator and goal tables")
             return None
-        from pnp.diagnostics import Report
+        from pnp.api import Report
 
         return read_tables(game.rules_data, report if report is not None else Report(), game.languages)
 

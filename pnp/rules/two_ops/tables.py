@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pnp.rules.safe_expr import Expression
+from pnp.api import Expression
 from pnp.rules.two_ops.cards import CardError, PlayingCard
 
 if TYPE_CHECKING:
-    from pnp.load.toml_lines import TomlDoc
+    from pnp.api import TomlDoc
 
 
 @dataclass(frozen=True)
