@@ -13,7 +13,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "pnp"
 
 #: top first: each room may import those after it, never those before
 ROOMS = ["__main__", "cli", "commands", "write", "validate", "render.rulebook", "render.cards", "render.sheets",
-         "render.text", "render.pdf", "render", "compose", "rules", "model", "load", "files", "diagnostics",
+         "render.text", "render.pdf", "render", "compose", "rules.games", "api", "rules", "model", "load", "files",
+         "diagnostics",
          "resources", "pnp"]
 
 
@@ -21,6 +22,8 @@ def room(module: str) -> str:
     parts = module.split(".")[1:]
     if len(parts) >= 2 and parts[0] == "render" and f"render.{parts[1]}" in ROOMS:
         return f"render.{parts[1]}"
+    if len(parts) >= 2 and parts[0] == "rules" and (PACKAGE / "rules" / parts[1]).is_dir():
+        return "rules.games"  # the shipped games' rules packages, written against pnp.api as any game's are
     return parts[0] if parts else "pnp"
 
 

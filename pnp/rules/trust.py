@@ -73,7 +73,7 @@ def read_records(path: Path | None = None) -> list[TrustRecord]:
 
 def write_records(records: list[TrustRecord], path: Path | None = None) -> Path:
     """Write the trusted folders atomically (and durably: the user made these decisions by hand)."""
-    from pnp.write.atomic import atomic_write
+    from pnp.files.atomic import atomic_write
 
     path = path or trust_file()
     path.parent.mkdir(parents=True, exist_ok=True)

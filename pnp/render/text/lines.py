@@ -7,8 +7,9 @@ from typing import Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.model.runs import Icon, Run, Text
 from pnp.render.text.fonts import FontSet
-from pnp.render.text.linebreak import Icon, Line, Measure, Run, Text
+from pnp.render.text.linebreak import Line, Measure
 
 Align = Literal["left", "center", "right"]
 
