@@ -160,6 +160,22 @@ def test_an_aid_that_does_not_fit_is_an_error_not_a_page_missing_its_table(write
     assert not target.exists()
 
 
+@pytest.mark.parametrize("writer", [write_aid, write_aid_cards])
+def test_an_aid_that_cannot_fit_is_known_before_any_typesetting(writer, game: Game, cache: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """400 rows at one line each outgrow the page at the smallest size: said from the row count, where
+    trying every size and layout took 12 s of CPU."""
+    from pnp.diagnostics import DataError
+    from pnp.render.rulebook import aid
+
+    def typeset(*args, **kwargs):
+        raise AssertionError("typeset a table that arithmetic shows cannot fit")
+
+    monkeypatch.setattr(aid, "largest_fitting", typeset)
+    with pytest.raises(DataError, match=r"does not fit even at [\d.]+ pt: its \d+ table rows need at least"):
+        writer(game, _HugeAid(), "en", "a4", tmp_path / "aid.pdf", cache)
+
+
 def _title_box(path: Path, title: str) -> tuple[float, float, float, float]:
     """(left, bottom, right, top) in points of the first occurrence of ``title`` on page 1."""
     page = pdfium.PdfDocument(path)[0]

@@ -29,6 +29,7 @@ from pnp.model.game import Game
 from pnp.render.cards.card_pdf import label_texts, labels_for
 from pnp.render.rulebook.book import fonts_for
 from pnp.render.rulebook.style import (
+    CELL_PADDING,
     GREY,
     RULE_GREY,
     RulebookStyles,
@@ -88,6 +89,24 @@ def largest_fitting(build: Callable[[float], list[Flowable]], width: float, heig
         if stack_height(flowables, width) <= height:
             return size, flowables
     return sizes[-1], flowables
+
+
+def shortest_row(game: Game, lang: str, size: float) -> float:
+    """The least height, in points, one table row takes at ``size``: one line and the cell's padding."""
+    return _aid_styles(game, lang, size).table.leading + CELL_PADDING * (0.7 + 0.9)
+
+
+def refuse_impossible(game: Game, what: str, rows: int, height: float, size: float, lang: str) -> None:
+    """Rows that could not fit at the smallest size even one line each: said before any typesetting.
+
+    Fitting tries every size and layout and lays each out in full: a table of 400 rows took 12 s of
+    CPU to be found too long. A row is at least a line high, so arithmetic on the row count says as
+    much at once."""
+    if rows * shortest_row(game, lang, size) > height:
+        raise DataError(f"{what} does not fit even at {size:g} pt: its {rows} table rows need at least "
+                        f"{rows * shortest_row(game, lang, size) / mm:.0f} mm, the space holds "
+                        f"{height / mm:.0f} mm", game.path / "rules.toml", None,
+                        "shorten or split the aid tables in rules.toml ([aid.<id>])")
 
 
 def _refuse_overflow(left: list[Flowable], game: Game, what: str, size: float) -> None:
@@ -208,6 +227,8 @@ def write_aid(game: Game, rules: GameRules, lang: str, paper: str | Paper, path:
     fontset = fonts_for(aid_texts(game, tables, lang), cache_dir, overrides=game.fonts)
     page_width, page_height = sheet.size_pt
     width, height = page_width - 2 * SHEET_MARGIN, page_height - 2 * SHEET_MARGIN
+    rows = sum(len(table.rows) + 1 for table in tables)  # and each header
+    refuse_impossible(game, f"the player aid ({sheet.name})", rows, 2 * height, SHEET_SIZES[-1], lang)  # 2 columns
     layout = sheet_layout(game, tables, lang, fontset, width, height)
     with atomic_write(path) as handle:
         canvas = new_canvas(handle, fontset.regular, game.title(lang), game.author(lang),
@@ -311,6 +332,8 @@ def card_sides(game: Game, tables: Sequence[AidTable], lang: str, fontset: FontS
     sides: list[AidTable] = []
     first_parts: list[AidTable] = []
     for table in tables:
+        refuse_impossible(game, f"the aid card {table.id!r}", -(-len(table.rows) // MOST_PARTS) + 1, height,
+                          CARD_SIZES[-1], lang)
         if len(table.rows) < 2 or fitted(table) >= READABLE_CARD_SIZE:
             sides.append(table)
             continue
