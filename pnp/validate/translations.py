@@ -51,7 +51,7 @@ from pnp.rules.base import GameRules
 from pnp.validate.card_mentions import check_card_mentions
 from pnp.validate.glossary import Glossary, load_glossary
 from pnp.validate.player_mentions import check_player_mentions
-from pnp.validate.rule_prose import numbers, placeholders, prose
+from pnp.validate.rule_prose import StatedNumbers, number_differences, numbers, placeholders, prose, stated_numbers
 from pnp.validate.translation_records import (
     Records,
     Section,
@@ -157,16 +157,16 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
                                 f"section does not", Level.ERROR, target_path,
                                 _line_holding(target, lambda line, item=item: item in placeholders(line)),
                                 "remove it, or add it to the source section too"))
-    # A translation may repeat a number ("second place" is "2位"), but may not drop one or state a new one.
-    want_numbers, have_numbers = numbers(source.text), numbers(target.text)
-    for number in sorted(want_numbers - have_numbers, key=float):
-        wanted, found = want_numbers[number], have_numbers[number]
+    # A translation may repeat a number ("second place" is "2位"), but may not drop one or state a new one;
+    # a number word or a Japanese 1 with a counter (1枚) matches a digit but needs no match (rule_prose.py)
+    fewer, new = number_differences(_stated(source.text, source_lang, glossary), _stated(target.text, lang, glossary))
+    for number, wanted, found in fewer:
         told = (f"the source states {number} in {wanted} places, the translation in {found}" if found
                 else f"the source states {number}, the translation does not")
         findings.append(Finding("number", source.id, f"section {source.id!r}: {told}", Level.ERROR, target_path,
                                 target.line, "write the same number in digits (or use a placeholder in both "
                                 "languages)"))
-    for number in sorted(set(have_numbers) - set(want_numbers), key=float):
+    for number in new:
         findings.append(Finding("number", source.id, f"section {source.id!r}: the translation states {number}, "
                                 "the source does not", Level.ERROR, target_path,
                                 _line_holding(target, lambda line, number=number: number in numbers(line)),
@@ -177,6 +177,40 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
                                 f"{term.preferred(source_lang)!r}, but the translation lacks its glossary term "
                                 f"{term.preferred(lang)!r}", Level.WARNING, target_path, target.line,
                                 f"use {term.preferred(lang)!r} (glossary.toml line {term.line})"))
+    return findings
+
+
+def _stated(text: str, lang: str, glossary: Glossary | None) -> StatedNumbers:
+    return stated_numbers(text, lang, glossary.counters if glossary else (), glossary.ignore if glossary else ())
+
+
+def card_numbers(game: Game, lang: str, glossary: Glossary | None) -> list[Finding]:
+    """Each card text's numbers against its source text's, as a section's are: "5 or more" in one
+    language and 4以上 in the other is a warning at the card's row."""
+    findings = []
+    for card in game.all_cards():
+        for name in card.texts:
+            source, target = card.text(name, game.source_language), card.text(name, lang)
+            if not source.strip() or not target.strip():
+                continue
+            fewer, new = number_differences(_stated(source, game.source_language, glossary),
+                                            _stated(target, lang, glossary))
+            if not fewer and not new:
+                continue
+            said = ", ".join(number if wanted == 1 else f"{number} ({wanted} times)" for number, wanted, _ in fewer)
+            if fewer and new:
+                told = f"the {game.source_language} text states {said}, the translation {', '.join(new)} instead"
+            elif fewer:
+                told = f"the {game.source_language} text states {said}, the translation " + (
+                    "does not" if all(found == 0 for _, _, found in fewer) else "fewer times")
+            else:
+                told = f"the translation states {', '.join(new)}, the {game.source_language} text does not"
+            where = card.source
+            findings.append(Finding("number", f"card {card.id}", f"card {card.id} {name}.{lang}: {told}",
+                                    Level.WARNING, where.file if where else None, where.line if where else None,
+                                    f"state the same numbers in {name}.{game.source_language} and {name}.{lang} "
+                                    "(a number word, or a Japanese 1 with its counter, may stand for a digit; "
+                                    "rules/glossary.toml [numbers] lists more)"))
     return findings
 
 
@@ -283,6 +317,7 @@ def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: G
         if entry.source is not None and entry.target is not None:
             status.findings += compare_section(entry.source, entry.target, path, glossary, game.source_language,
                                                lang)
+    status.findings += card_numbers(game, lang, glossary)
     if glossary is not None:
         status.findings += _card_glossary(game, lang, glossary)
     return status
