@@ -197,14 +197,16 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
 @_data_option
 @click.argument("games", nargs=-1)
 @click.option("--lang", default=None, help="Only this translation (default: every language but the source).")
-@click.option("--accept", "accept", multiple=True, metavar="SECTION-ID",
-              help="Record these sections of --lang as translated from the current source (repeat).")
-@click.option("--accept-all", is_flag=True, help="Record every section --lang has as translated.")
-@click.option("--no-diff", is_flag=True, help="Don't print how stale sections' sources changed.")
+@click.option("--accept", "accept", multiple=True, metavar="ID",
+              help="Record these sections of --lang as translated from the current source (repeat); also "
+                   "'cards', 'texts' (game.toml), a card text COMPONENT/CARD/FIELD, or a game.toml text key.")
+@click.option("--accept-all", is_flag=True,
+              help="Record every section, card text and game.toml text --lang has as translated.")
+@click.option("--no-diff", is_flag=True, help="Don't print how stale sections' and texts' sources changed.")
 @_trust_option
 def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tuple[str, ...], accept_all: bool,
          no_diff: bool, trust: bool) -> None:
-    """How each translation stands: sections, placeholders, numbers, glossary, card texts."""
+    """How each translation stands: sections, placeholders, numbers, glossary, card and game.toml texts."""
     from pnp.commands.i18n import run_i18n
     from pnp.rules.trust import for_this_command
 

@@ -483,6 +483,40 @@ def test_a_new_game_has_rule_texts_to_fill_in_and_checks_clean(game: Path, tmp_p
     assert [line for line in cover if line.endswith(("1", "5")) and " " in line] == ["Red 1", "Red 5", "Blue 5"]
 
 
+def test_a_new_games_starter_text_is_not_recorded_as_translated(game: Path) -> None:
+    """pnp new recorded its placeholder text as translated, so the designer's first real rules were four
+    stale warnings about sections nobody had translated. The records say "starter": a rewritten source is
+    "not yet translated", a note, until the translation is written and accepted."""
+    records = (game / "rules" / "ja.sources.toml").read_text(encoding="utf-8")
+    assert records.count("starter = true") == records.count("source = ")
+    en = game / "rules" / "en.md"
+    for old, new in (("Say here, in two or three sentences, what the players try to do and how they win.",
+                      "Each player tries to collect the most cards."),
+                     ("Describe a turn: who starts, what a player may do, and what happens next.",
+                      "The youngest player starts; play goes to the left."),
+                     ("Describe when the game ends and who wins.", "The game ends when the deck is empty.")):
+        replace(en, old, new)
+    replace(game / "game.toml", 'en = "For personal use."', 'en = "Personal use only."')
+    code, output = run("check", "mini")
+    assert code == 0 and ": warning:" not in output, output
+    assert "mini: ok — 0 error(s), 0 warning(s), 1 note(s)" in output, output
+    assert ("note: 4 ja text(s) are still pnp new's starter text, not yet translated from the rewritten en "
+            "source: terms, overview, playing, end") in output, output
+    code, output = run("i18n", "mini")
+    assert code == 0 and "2 translated, 0 stale, 0 untracked, 0 missing, 0 extra, 3 not yet translated" in output
+    assert "starter    overview" in output and "game.toml texts: 6 translated, 1 not yet translated" in output
+    # translated and accepted, a section is in step, and its record no longer says "starter"
+    replace(game / "rules" / "ja.md", "プレイヤーが何を目指し、どうすれば勝つのかを、ここに短く書きます。",
+            "各プレイヤーは、いちばん多くのカードを集めることを目指します。")
+    code, output = run("i18n", "mini", "--lang", "ja", "--accept", "overview")
+    assert code == 0 and "recorded as translated: overview" in output
+    code, output = run("check", "mini")
+    assert "source: terms, playing, end" in output, output
+    replace(en, "The game ends when the deck is empty.", "The game ends when the deck runs out.")
+    code, output = run("check", "mini")
+    assert ": warning:" not in output, output  # a starter record is never stale
+
+
 def test_a_new_game_in_a_language_pnp_cannot_write_gets_no_rule_texts(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

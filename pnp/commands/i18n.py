@@ -29,7 +29,7 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
         click.echo("--accept needs --lang: say which translation you checked", err=True)
         return 2
     if accept and accept_all:  # the named sections were ignored without a word, typos and all
-        click.echo("--accept and --accept-all: give one (--accept-all records every section)", err=True)
+        click.echo("--accept and --accept-all: give one (--accept-all records every section and text)", err=True)
         return 2
     root = data_dir(data)
     report = Report()

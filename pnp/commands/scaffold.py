@@ -185,7 +185,10 @@ def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], 
 
 
 def _accept_translations(folder: Path, languages: list[str]) -> None:
-    """The starter texts are translations of one another: record them so, as `pnp i18n --accept-all` does."""
+    """The starter texts say the same in each language, but nobody translated them: record them as the
+    starter (``starter = true``), so the fresh game checks clean, and a section or text whose source the
+    designer rewrites is "not yet translated" (a note) rather than stale. Recording them as translated
+    gave real rules four stale warnings for sections no translator had seen."""
     from pnp.diagnostics import Report
     from pnp.model.build import load_game
     from pnp.validate.translation_records import accept_sections
@@ -194,4 +197,4 @@ def _accept_translations(folder: Path, languages: list[str]) -> None:
     if game is None:
         return
     for lang in languages[1:]:
-        accept_sections(game, lang, None, Report())
+        accept_sections(game, lang, None, Report(), starter=True)

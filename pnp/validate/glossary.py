@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.diagnostics import DataError, Report
-from pnp.load.toml_lines import load_toml
+from pnp.load.toml_lines import TomlDoc, load_toml
 from pnp.model.game import Game
 from pnp.validate.glossary_match import uses_term
 
@@ -33,6 +33,9 @@ class Term:
 class Glossary:
     path: Path
     terms: list[Term] = field(default_factory=list)
+    #: [numbers]: Japanese counters beyond pnp's own (コマ), and phrases read as no number at all ("1枚")
+    counters: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
 
     def vocabulary(self, lang: str) -> frozenset[str]:
         """Every spelling of every term in ``lang``: the words a Japanese compound may be made of."""
@@ -58,6 +61,7 @@ def load_glossary(game: Game, report: Report) -> Glossary | None:
         report.diagnostics.append(exc.diagnostic)
         return None
     glossary = Glossary(path)
+    _read_numbers(glossary, doc, report)
     entries = doc.data.get("term", [])
     if not isinstance(entries, list):
         report.error("'term' must be an array of tables: write [[term]] before each pair", path, doc.line_of("term"))
@@ -82,3 +86,24 @@ def load_glossary(game: Game, report: Report) -> Glossary | None:
         if forms:
             glossary.terms.append(Term(forms, line, str(entry.get("note", ""))))
     return glossary
+
+
+def _read_numbers(glossary: Glossary, doc: TomlDoc, report: Report) -> None:
+    """``[numbers] counters = ["コマ"]``, ``ignore = ["1枚"]``: how the translation check reads numbers."""
+    table = doc.data.get("numbers")
+    if table is None:
+        return
+    if not isinstance(table, Mapping):
+        report.error("'numbers' must be a table: [numbers] with counters = [...] and ignore = [...]",
+                     glossary.path, doc.line_of("numbers"))
+        return
+    for key, value in table.items():
+        if key not in ("counters", "ignore"):
+            report.warning(f"[numbers]: unknown key {key!r} (counters, ignore)", glossary.path,
+                           doc.line_of("numbers", key))
+            continue
+        if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+            report.error(f"[numbers] {key} must be a list of texts, e.g. {key} = [\"1枚\"]", glossary.path,
+                         doc.line_of("numbers", key))
+            continue
+        setattr(glossary, key, tuple(item.strip() for item in value))

@@ -21,14 +21,17 @@ What is compared, per section (see docs/rulebooks.md for the reasons):
 * glossary: a section whose source uses a term must use the paired term (warning); terms are
   found as words, a Japanese one not inside a longer compound (glossary_match.py says how and why).
 
-Card texts have no sections; for them we count translated and missing texts.
+Card texts and game.toml texts (titles, terms, vocabulary and component names) are recorded one by
+one in the same file and are stale the same way; a card's numbers are compared as a section's are,
+at its CSV row. A text never recorded is a note, not a warning: games kept their card texts
+unrecorded before they could be recorded, and nothing about them was ever known to be in step.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -48,17 +51,22 @@ from pnp.rules.base import GameRules
 from pnp.validate.card_mentions import check_card_mentions
 from pnp.validate.glossary import Glossary, load_glossary
 from pnp.validate.player_mentions import check_player_mentions
-from pnp.validate.rule_prose import numbers, placeholders, prose
+from pnp.validate.rule_prose import StatedNumbers, number_differences, numbers, placeholders, prose, stated_numbers
 from pnp.validate.translation_records import (
+    Records,
     Section,
-    load_translated_sources,
+    TextItem,
+    load_records,
     orphan_records,
     same_wording,
     sections_of,
+    text_items,
 )
 from pnp.validate.word_diff import word_changes
 
-SectionState = Literal["translated", "stale", "untracked", "missing", "extra", "id twice"]
+SectionState = Literal["translated", "stale", "untracked", "untranslated", "missing", "extra", "id twice"]
+#: "untranslated": recorded as `pnp new`'s starter text, and the source rewritten since
+TextState = Literal["translated", "stale", "unrecorded", "untranslated"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -72,6 +80,15 @@ class SectionStatus:
     source: Section | None
     target: Section | None
     diff: tuple[str, ...] = ()  # for stale sections: how the source changed since it was translated
+
+
+@dataclass(frozen=True)
+class TextStatus:
+    """A card or game.toml text that has a translation, against its record."""
+
+    item: TextItem
+    state: TextState
+    diff: tuple[str, ...] = ()  # for stale texts: the source's change, word by word
 
 
 @dataclass(frozen=True)
@@ -103,12 +120,16 @@ class LanguageStatus:
     sections: list[SectionStatus] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     cards: list[CardTextCount] = field(default_factory=list)
+    texts: list[TextStatus] = field(default_factory=list)
     generated_cards: int = 0
     #: the records file is there but cannot be read (reported): no section is "never recorded" for that
     records_unreadable: bool = False
 
     def count(self, state: SectionState) -> int:
         return sum(1 for s in self.sections if s.state == state)
+
+    def texts_in(self, state: TextState, group: str | None = None) -> list[TextStatus]:
+        return [t for t in self.texts if t.state == state and (group is None or t.item.group == group)]
 
 
 def _line_holding(section: Section, holds: Callable[[str], bool]) -> int:
@@ -136,16 +157,16 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
                                 f"section does not", Level.ERROR, target_path,
                                 _line_holding(target, lambda line, item=item: item in placeholders(line)),
                                 "remove it, or add it to the source section too"))
-    # A translation may repeat a number ("second place" is "2位"), but may not drop one or state a new one.
-    want_numbers, have_numbers = numbers(source.text), numbers(target.text)
-    for number in sorted(want_numbers - have_numbers, key=float):
-        wanted, found = want_numbers[number], have_numbers[number]
+    # A translation may repeat a number ("second place" is "2位"), but may not drop one or state a new one;
+    # a number word or a Japanese 1 with a counter (1枚) matches a digit but needs no match (rule_prose.py)
+    fewer, new = number_differences(_stated(source.text, source_lang, glossary), _stated(target.text, lang, glossary))
+    for number, wanted, found in fewer:
         told = (f"the source states {number} in {wanted} places, the translation in {found}" if found
                 else f"the source states {number}, the translation does not")
         findings.append(Finding("number", source.id, f"section {source.id!r}: {told}", Level.ERROR, target_path,
                                 target.line, "write the same number in digits (or use a placeholder in both "
                                 "languages)"))
-    for number in sorted(set(have_numbers) - set(want_numbers), key=float):
+    for number in new:
         findings.append(Finding("number", source.id, f"section {source.id!r}: the translation states {number}, "
                                 "the source does not", Level.ERROR, target_path,
                                 _line_holding(target, lambda line, number=number: number in numbers(line)),
@@ -159,6 +180,40 @@ def compare_section(source: Section, target: Section, target_path: Path, glossar
     return findings
 
 
+def _stated(text: str, lang: str, glossary: Glossary | None) -> StatedNumbers:
+    return stated_numbers(text, lang, glossary.counters if glossary else (), glossary.ignore if glossary else ())
+
+
+def card_numbers(game: Game, lang: str, glossary: Glossary | None) -> list[Finding]:
+    """Each card text's numbers against its source text's, as a section's are: "5 or more" in one
+    language and 4以上 in the other is a warning at the card's row."""
+    findings = []
+    for card in game.all_cards():
+        for name in card.texts:
+            source, target = card.text(name, game.source_language), card.text(name, lang)
+            if not source.strip() or not target.strip():
+                continue
+            fewer, new = number_differences(_stated(source, game.source_language, glossary),
+                                            _stated(target, lang, glossary))
+            if not fewer and not new:
+                continue
+            said = ", ".join(number if wanted == 1 else f"{number} ({wanted} times)" for number, wanted, _ in fewer)
+            if fewer and new:
+                told = f"the {game.source_language} text states {said}, the translation {', '.join(new)} instead"
+            elif fewer:
+                told = f"the {game.source_language} text states {said}, the translation " + (
+                    "does not" if all(found == 0 for _, _, found in fewer) else "fewer times")
+            else:
+                told = f"the translation states {', '.join(new)}, the {game.source_language} text does not"
+            where = card.source
+            findings.append(Finding("number", f"card {card.id}", f"card {card.id} {name}.{lang}: {told}",
+                                    Level.WARNING, where.file if where else None, where.line if where else None,
+                                    f"state the same numbers in {name}.{game.source_language} and {name}.{lang} "
+                                    "(a number word, or a Japanese 1 with its counter, may stand for a digit; "
+                                    "rules/glossary.toml [numbers] lists more)"))
+    return findings
+
+
 def _diff(old: str, new: str, source_lang: str) -> tuple[str, ...]:
     """The line diff, then each change word by word (pnp/validate/word_diff.py)."""
     lines = tuple(difflib.unified_diff(old.split("\n"), new.split("\n"), f"{source_lang} as translated",
@@ -167,7 +222,7 @@ def _diff(old: str, new: str, source_lang: str) -> tuple[str, ...]:
 
 
 def section_statuses(source: Sequence[Section], target: Sequence[Section], recorded: Mapping[str, str],
-                     source_lang: str) -> list[SectionStatus]:
+                     source_lang: str, starter: Collection[str] = ()) -> list[SectionStatus]:
     # a heading without an id, or an id used twice in either text, is an error of the rule text itself
     # (reported where it is parsed); comparing it too would pair sections by accident: one heading given
     # another's id made a dozen errors about examples and numbers the two sections do not share
@@ -186,6 +241,8 @@ def section_statuses(source: Sequence[Section], target: Sequence[Section], recor
             statuses.append(SectionStatus(section.id, "missing", section, None))
         elif section.id not in recorded:
             statuses.append(SectionStatus(section.id, "untracked", section, translated))
+        elif section.id in starter and not same_wording(recorded[section.id], section.text):
+            statuses.append(SectionStatus(section.id, "untranslated", section, translated))  # nobody translated it
         elif not same_wording(recorded[section.id], section.text):
             statuses.append(SectionStatus(section.id, "stale", section, translated,
                                           _diff(recorded[section.id], section.text, source_lang)))
@@ -218,6 +275,25 @@ def card_text_counts(game: Game, lang: str) -> list[CardTextCount]:
     return counts
 
 
+def text_statuses(game: Game, lang: str, records: Records) -> list[TextStatus]:
+    """Each card and game.toml text that has a translation: translated, stale, or never recorded."""
+    statuses = []
+    for item in text_items(game, lang):
+        if not item.target.strip():
+            continue  # no translation: counted among the missing card texts, an error where it is loaded
+        recorded = records.table(item.group).get(item.key)
+        if recorded is None:
+            statuses.append(TextStatus(item, "unrecorded"))
+        elif same_wording(recorded, item.source):
+            statuses.append(TextStatus(item, "translated"))
+        elif (item.group, item.key) in records.starter:
+            statuses.append(TextStatus(item, "untranslated"))
+        else:
+            statuses.append(TextStatus(item, "stale", tuple(f"changed: {change}"
+                                                            for change in word_changes(recorded, item.source))))
+    return statuses
+
+
 def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: Glossary | None,
                      report: Report) -> LanguageStatus:
     path = rule_text_path(game, lang)
@@ -225,17 +301,23 @@ def analyse_language(game: Game, rules: GameRules | None, lang: str, glossary: G
     status.cards = card_text_counts(game, lang)
     if rules is not None:
         status.generated_cards = sum(len(texts) for texts in rules.card_texts(game, lang).values())
+    if lang == game.source_language:
+        return status
+    records = load_records(game, lang, report)
+    status.records_unreadable = records is None
+    status.texts = text_statuses(game, lang, records or Records())
     source = sections_of(game, game.source_language, Report())
-    if source is None or lang == game.source_language:
+    if source is None:
         return status
     target = sections_of(game, lang, Report()) if status.exists else []
-    recorded = load_translated_sources(game, lang, report)
-    status.records_unreadable = recorded is None
-    status.sections = section_statuses(source, target or [], recorded or {}, game.source_language)
+    records = records or Records()
+    starter = {key for table, key in records.starter if table == "sections"}
+    status.sections = section_statuses(source, target or [], records.sections, game.source_language, starter)
     for entry in status.sections:
         if entry.source is not None and entry.target is not None:
             status.findings += compare_section(entry.source, entry.target, path, glossary, game.source_language,
                                                lang)
+    status.findings += card_numbers(game, lang, glossary)
     if glossary is not None:
         status.findings += _card_glossary(game, lang, glossary)
     return status
@@ -333,8 +415,10 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
                                if not (finding.kind == "placeholder" and finding.section in waiting)]
             _report_language(game, status, report)
             source_ids = {entry.id for entry in status.sections if entry.source is not None}
-            if source_ids:
-                report.diagnostics.extend(orphan_records(game, status.lang, source_ids))
+            keys: dict[str, set[str]] = {"cards": set(), "texts": set()}
+            for item in text_items(game, status.lang):
+                keys[item.group].add(item.key)
+            report.diagnostics.extend(orphan_records(game, status.lang, source_ids or None, keys))
 
 
 def _sections_at(sections: Sequence[SectionStatus], lines: set[int], side: str) -> set[str]:
@@ -402,7 +486,50 @@ def _check_placements(game: Game, placed: Mapping[str, set[str]], report: Report
                            f"add a block ```example {example.id} ... ``` where it belongs, in every language")
 
 
+def _report_texts(game: Game, status: LanguageStatus, report: Report) -> None:
+    """Stale card and game.toml texts, each where it is written; those never recorded, in one note."""
+    named = game_argument(game.path)
+    accept = f"pnp i18n {named} --lang {status.lang} --accept"
+    for entry in status.texts_in("stale"):
+        item = entry.item
+        report.warning(f"{item.label} is stale: its {game.source_language} text changed after it was translated",
+                       item.file, item.line, f"see the change with pnp i18n {named} --lang {status.lang}, update "
+                       f"the translation, then {accept} {item.key}")
+    untranslated = status.texts_in("untranslated") + [e for e in status.sections if e.state == "untranslated"]
+    if untranslated:
+        names = [e.item.key if isinstance(e, TextStatus) else e.id for e in untranslated]
+        report.note(f"{len(names)} {status.lang} text(s) are still pnp new's starter text, not yet translated from "
+                    f"the rewritten {game.source_language} source: {_listed(names)}", status.path if status.exists
+                    else None, None, f"translate them, then {accept} ID (or --accept-all)")
+    if status.records_unreadable:
+        return
+    cards, texts = status.texts_in("unrecorded", "cards"), status.texts_in("unrecorded", "texts")
+    if cards or texts:
+        counted = " and ".join(part for part in (f"{len(cards)} card text(s)" if cards else "",
+                                                 f"{len(texts)} game.toml text(s)" if texts else "") if part)
+        sections = {entry.id for entry in status.sections}
+        names = [_group_name(group, found, sections) for group, found in (("cards", cards), ("texts", texts)) if found]
+        report.note(f"{counted} in {status.lang} were never recorded as translated, so a change to their "
+                    f"source would go unnoticed", (cards or texts)[0].item.file, (cards or texts)[0].item.line,
+                    f"once checked against the source: {accept} {' --accept '.join(names)} (or --accept-all)")
+
+
+def _group_name(group: str, texts: Sequence[TextStatus], sections: Collection[str]) -> str:
+    """How --accept names a group of texts: ``cards`` or ``texts``, unless a section has that id (Rudy's
+    {#cards}), which --accept means first; then card texts are named by component."""
+    if group not in sections:
+        return group
+    if group == "cards":
+        return " --accept ".join(dict.fromkeys(t.item.key.split("/")[0] for t in texts))
+    return " --accept ".join(t.item.key for t in texts)
+
+
+def _listed(names: Sequence[str], shown: int = 6) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
 def _report_language(game: Game, status: LanguageStatus, report: Report) -> None:
+    _report_texts(game, status, report)
     if not status.exists:
         return  # already an error above
     accept = f"pnp i18n {game_argument(game.path)} --lang {status.lang} --accept"
@@ -443,6 +570,8 @@ def format_language(game: Game, status: LanguageStatus, base: Path | None = None
         total = sum(1 for s in status.sections if s.state != "extra")
         counts = ", ".join(f"{status.count(state)} {state}" for state in ("translated", "stale", "untracked",
                                                                           "missing", "extra"))
+        if status.count("untranslated"):  # pnp new's starter text, its source rewritten since
+            counts += f", {status.count('untranslated')} not yet translated (pnp new's starter)"
         if status.count("id twice"):  # an error of the rule text, reported by pnp check
             counts += f", {status.count('id twice')} not compared (an id used twice)"
         lines.append(f"  sections ({total} in the source): {counts}")
@@ -451,7 +580,8 @@ def format_language(game: Game, status: LanguageStatus, base: Path | None = None
                 continue
             where = entry.target or entry.source
             file = status.path if entry.target else rule_text_path(game, game.source_language)
-            lines.append(f"    {entry.state:<10} {entry.id:<24} {location(file, where.line if where else None, base)}")
+            state = "starter" if entry.state == "untranslated" else entry.state
+            lines.append(f"    {state:<10} {entry.id:<24} {location(file, where.line if where else None, base)}")
             if entry.state == "stale" and show_diff:
                 lines += [f"        {line}" for line in entry.diff]
     for kind, title in (("placeholder", "placeholders"), ("number", "numbers"), ("glossary", "glossary")):
@@ -463,10 +593,37 @@ def format_language(game: Game, status: LanguageStatus, base: Path | None = None
         total = count.translated + len(count.missing)
         shown = ", ".join(count.missing[:6]) + (" ..." if len(count.missing) > 6 else "")
         tail = f", missing: {shown}" if count.missing else ""
-        lines.append(f"    {count.component}.{count.field}: {count.translated}/{total} translated{tail}")
+        mine = [t for t in status.texts if t.item.group == "cards"
+                and t.item.key.startswith(f"{count.component}/") and t.item.key.endswith(f"/{count.field}")]
+        lines.append(f"    {count.component}.{count.field}: {count.translated}/{total} translated{tail}"
+                     f"{_record_counts(mine)}")
+        lines += _text_lines(mine, base, show_diff)
     if status.generated_cards:
         lines.append(f"    generated from rules data: {status.generated_cards} text(s), always in step")
+    game_texts = [t for t in status.texts if t.item.group == "texts"]
+    if game_texts:
+        lines.append(f"  game.toml texts: {len(game_texts)} translated{_record_counts(game_texts)}")
+        lines += _text_lines(game_texts, base, show_diff)
     return "\n".join(lines)
+
+
+def _record_counts(texts: Sequence[TextStatus]) -> str:
+    """", 1 stale, 3 not yet recorded": what of a group of texts is not in step with its record."""
+    said = {"stale": "stale", "untranslated": "not yet translated (pnp new's starter)",
+            "unrecorded": "not yet recorded"}
+    counts = Counter(t.state for t in texts)
+    return "".join(f", {counts[state]} {words}" for state, words in said.items() if counts[state])
+
+
+def _text_lines(texts: Sequence[TextStatus], base: Path | None, show_diff: bool) -> list[str]:
+    lines = []
+    for entry in texts:
+        if entry.state in ("stale", "untranslated"):
+            state = "starter" if entry.state == "untranslated" else entry.state
+            lines.append(f"      {state:<10} {entry.item.key:<24} {location(entry.item.file, entry.item.line, base)}")
+            if show_diff:
+                lines += [f"          {line}" for line in entry.diff]
+    return lines
 
 
 def has_errors(status: LanguageStatus) -> bool:
