@@ -1,0 +1,183 @@
+"""A designer's own game with no rules module: what it gets from its data alone.
+
+A Japanese-first set-collection game (60 mini cards, 12 tarot festival cards, 20 round coins) whose
+rule text reads card data by id, whose aids are declared in game.toml, and whose setup arithmetic
+is checked exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import cli
+
+MANIFEST = '''\
+id = "harvest"
+source_language = "ja"
+languages = ["ja"]
+players = [2, 4]
+
+[title]
+ja = "収穫祭"
+
+[credits]
+author = "Designer"
+year = 2026
+
+[terms]
+ja = "個人での使用に限ります。"
+
+[colours.red]
+name = { ja = "赤" }
+rgb = "#c62828"
+symbol = "●"
+[colours.blue]
+name = { ja = "青" }
+rgb = "#1565c0"
+symbol = "▲"
+[colours.green]
+name = { ja = "緑" }
+rgb = "#2e7d32"
+symbol = "■"
+
+[kinds.crop]
+name = { ja = "作物" }
+[kinds.festival]
+name = { ja = "祭り" }
+[kinds.coin]
+name = { ja = "コイン" }
+
+[components.crops]
+kind = "cards"
+name = { ja = "作物カード" }
+count = 60
+size = "mini"
+cards = "cards/crops.csv"
+
+[components.festivals]
+kind = "cards"
+name = { ja = "祭りカード" }
+count = 12
+size = "tarot"
+cards = "cards/festivals.csv"
+fields = ["points"]
+
+[components.coins]
+kind = "tokens"
+name = { ja = "コイン" }
+count = 20
+size = [20, 20]
+cards = "cards/coins.csv"
+
+[[setup]]
+players = [2, 4]
+pool = "crops"
+in_play = 60
+hand = 5
+revealed = 4
+also.festivals = { pool = "festivals", in_play = 12, hand = 0, revealed = 5 }
+also.coins = { pool = "coins", in_play = 20, hand = 3 }
+'''
+
+FESTIVALS = [("harvest", "収穫祭", 5), ("moon", "月見", 3), ("lantern", "灯籠流し", 2)]
+
+
+def crops_csv() -> str:
+    rows = ["id,count,kind,suit,colour,rank,name.ja"]
+    for colour, word in (("red", "赤"), ("blue", "青"), ("green", "緑")):
+        rows += [f"{colour}-{rank},2,crop,,{colour},{rank},{word}{rank}" for rank in range(1, 11)]
+    return "\n".join(rows) + "\n"
+
+
+def festivals_csv(festivals: list[tuple[str, str, int]] = FESTIVALS) -> str:
+    counts = [6, 4, 2]
+    rows = ["id,count,kind,suit,colour,rank,name.ja,points"]
+    rows += [f"{fid},{count},festival,,,,{name},{points}" for (fid, name, points), count in zip(festivals, counts,
+                                                                                                   strict=True)]
+    return "\n".join(rows) + "\n"
+
+
+RULES = '''\
+## 概要 {#overview}
+
+「{{ game.title }}」は{{ players.min }}〜{{ players.max }}人で遊びます。
+
+## 得点 {#scoring}
+
+{{ card("harvest") }}は{{ card("harvest").points }}点です（{{ card("harvest").count }}枚）。
+
+{% for c in components.festivals.cards %}
+- {{ c.name }}：{{ c.points }}点
+{% endfor %}
+'''
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data" / "harvest"
+    (folder / "cards").mkdir(parents=True)
+    (folder / "rules").mkdir()
+    (folder / "game.toml").write_text(MANIFEST, encoding="utf-8")
+    (folder / "cards" / "crops.csv").write_text(crops_csv(), encoding="utf-8")
+    (folder / "cards" / "festivals.csv").write_text(festivals_csv(), encoding="utf-8")
+    (folder / "cards" / "coins.csv").write_text("id,count,kind,name.ja\ncoin,20,coin,コイン\n", encoding="utf-8")
+    (folder / "rules" / "ja.md").write_text(RULES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_the_game_as_written_passes_its_check(game: Path) -> None:
+    status, output = run("check", "harvest")
+    assert status == 0, output
+    assert "0 error(s), 0 warning(s)" in output
+
+
+def test_card_fields_in_a_rule_text_print_the_card_lists_numbers(game: Path) -> None:
+    status, output = run("build", "harvest", "--what", "rules", "--paper", "a4")
+    assert status == 0, output
+    text = pdf_text(Path("output/harvest/ja/a4/rules.pdf"))
+    assert "収穫祭は5点です（6枚）" in text
+    assert re.search(r"収穫祭：5点\s*•?\s*月見：3点\s*•?\s*灯籠流し：2点", text), text
+    # the rulebook follows the card list: a new number there is the new number in print
+    (game / "cards" / "festivals.csv").write_text(
+        festivals_csv([("harvest", "収穫祭", 8), ("moon", "月見", 3), ("lantern", "灯籠流し", 2)]), encoding="utf-8")
+    status, output = run("build", "harvest", "--what", "rules", "--paper", "a4")
+    assert status == 0, output
+    text = pdf_text(Path("output/harvest/ja/a4/rules.pdf"))
+    assert "収穫祭は8点です（6枚）" in text and "収穫祭：8点" in text
+
+
+@pytest.mark.parametrize(("placeholder", "message"), [
+    ('{{ card("harvest").pionts }}', "card(\"harvest\") has no field 'pionts' (did you mean 'points'?)"),
+    ("{% for c in components.festivals.cards %}{{ c.nmae }}{% endfor %}",
+     "a card of components.festivals.cards has no field 'nmae' (did you mean 'name'?)"),
+    ("{% for c in components.festivls.cards %}{{ c }}{% endfor %}",
+     "components has no field 'festivls' (did you mean 'festivals'?)"),
+])
+def test_a_misspelt_card_field_or_component_says_what_was_meant(game: Path, placeholder: str, message: str) -> None:
+    with (game / "rules" / "ja.md").open("a", encoding="utf-8") as rules:
+        rules.write(f"\n{placeholder}\n")
+    status, output = run("check", "harvest")
+    assert status == 1
+    line = RULES.count("\n") + 2
+    assert f"rules/ja.md:{line}: error: unknown name in a placeholder: {message}" in output
