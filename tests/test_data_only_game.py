@@ -181,3 +181,54 @@ def test_a_misspelt_card_field_or_component_says_what_was_meant(game: Path, plac
     assert status == 1
     line = RULES.count("\n") + 2
     assert f"rules/ja.md:{line}: error: unknown name in a placeholder: {message}" in output
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(number for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if text in line)
+
+
+def test_cards_in_play_must_be_exactly_what_the_setup_leaves(game: Path) -> None:
+    manifest = game / "game.toml"
+    edit(manifest, "in_play = 60", "in_play = 59")
+    status, output = run("check", "harvest")
+    assert status == 1
+    assert (f"game.toml:{line_of(manifest, 'in_play = 59')}: error: 2-4 players: 59 cards in play, but 'crops' "
+            "holds 60") in output
+    assert "set in_play = 60" in output
+
+
+def test_a_count_of_colours_the_game_does_not_have_is_an_error(game: Path) -> None:
+    manifest = game / "game.toml"
+    edit(manifest, "in_play = 60\n", "in_play = 60\ncolours = 4\n")
+    status, output = run("check", "harvest")
+    assert status == 1
+    assert (f"game.toml:{line_of(manifest, 'colours = 4')}: error: 2-4 players: colours = 4, but 'crops' come in 3 "
+            "colours") in output
+
+
+def test_fewer_colours_in_play_leave_that_many_colours_cards(game: Path) -> None:
+    manifest = game / "game.toml"
+    edit(manifest, "in_play = 60\n", "in_play = 60\ncolours = 2\n")
+    status, output = run("check", "harvest")
+    assert status == 1
+    assert "error: 2-4 players: 60 cards in play, but 2 of the 3 colours of 'crops' hold 40" in output
+    edit(manifest, "in_play = 60\n", "in_play = 40\n")
+    status, output = run("check", "harvest")
+    assert status == 0, output
+
+
+def test_the_setup_table_shows_revealed_pieces_of_every_deal(game: Path) -> None:
+    status, output = run("check", "harvest")
+    assert status == 0
+    assert re.search(r"^4\s+60\s+5 each\s+4\s+-\s+-\s+-\s+3 of 20\s+0 of 12, 5 revealed$", output, re.MULTILINE), output
+
+
+def test_tokens_are_not_called_cards(game: Path) -> None:
+    manifest = game / "game.toml"
+    edit(manifest, 'pool = "coins", in_play = 20, hand = 3', 'pool = "coins", in_play = 21, hand = 6')
+    status, output = run("check", "harvest")
+    assert status == 1
+    assert "2-4 players (coins): 21 tokens in play, but 'coins' holds 20" in output
+    assert "4 players (coins): 4 × 6 dealt + 0 revealed = 24 > 21 tokens in play" in output
+    assert "cards in play" not in output

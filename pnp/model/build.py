@@ -456,7 +456,8 @@ def _deal(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...]
     if pool is None or in_play is None or hand is None or revealed is None:
         return None
     return Deal(pool=pool, in_play=in_play, hand=hand, revealed=revealed, left=left, kinds=tuple(kinds),
-                pool_line=reader.line(*path, "pool") if "pool" in table else None)
+                pool_line=reader.line(*path, "pool") if "pool" in table else None,
+                in_play_line=reader.line(*path, "in_play"))
 
 
 def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[dict[int, SetupRow], bool]:
@@ -491,7 +492,8 @@ def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[dict[i
                              f"(line {rows[count].source.line if rows[count].source else '?'})")
                 continue
             rows[count] = SetupRow(players=count, main=main, also=also, tricks=tricks, colours=colours,
-                                   source=source, unreadable=unreadable)
+                                   source=source, unreadable=unreadable,
+                                   colours_line=reader.line(*path, "colours") if "colours" in table else None)
     return rows, dropped_rows
 
 

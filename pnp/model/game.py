@@ -136,6 +136,7 @@ class Deal:
     left: int | None = None  # cards still in hand when the round ends
     kinds: tuple[str, ...] = ()  # only these card kinds of the pool, e.g. Two Ops' pips
     pool_line: int | None = field(default=None, compare=False)  # where game.toml names the pool
+    in_play_line: int | None = field(default=None, compare=False)  # where it says in_play
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class SetupRow:
     colours: int | None = None
     source: Source | None = None
     unreadable: frozenset[str] = frozenset()  # keys in error (reported): None here, compared with nothing
+    colours_line: int | None = field(default=None, compare=False)  # where it says colours
 
     @property
     def in_play(self) -> int:
