@@ -232,3 +232,72 @@ def test_tokens_are_not_called_cards(game: Path) -> None:
     assert "2-4 players (coins): 21 tokens in play, but 'coins' holds 20" in output
     assert "4 players (coins): 4 × 6 dealt + 0 revealed = 24 > 21 tokens in play" in output
     assert "cards in play" not in output
+
+
+AIDS = '''
+[[aid]]
+id = "festival-points"
+title = { ja = "祭りの得点" }
+source = "cards"
+component = "festivals"
+columns = ["name", "points", "count"]
+sort = "-points"
+header = { ja = ["祭り", "得点", "枚数"] }
+
+[[aid]]
+id = "setup"
+title = { ja = "準備" }
+source = "setup"
+
+[[aid]]
+id = "contents"
+title = { ja = "内容物" }
+source = "components"
+'''
+
+
+def test_a_game_of_data_alone_says_in_the_summary_that_it_has_no_aid(game: Path) -> None:
+    status, output = run("build", "harvest", "--paper", "a4")
+    assert status == 0, output
+    assert output.count("harvest: no aid: declare [[aid]] tables in game.toml or give the game a rules module") == 1
+    assert "warning" not in output
+    assert not Path("output/harvest/ja/a4/aid.pdf").exists()
+
+
+def test_aids_declared_in_data_build_from_the_card_lists(game: Path) -> None:
+    with (game / "game.toml").open("a", encoding="utf-8") as manifest:
+        manifest.write(AIDS)
+    with (game / "rules" / "ja.md").open("a", encoding="utf-8") as rules:
+        rules.write('\n{{ table("festival-points") }}\n')
+    status, output = run("build", "harvest", "--paper", "a4")
+    assert status == 0, output
+    assert "no aid" not in output
+    aid = pdf_text(Path("output/harvest/ja/a4/aid.pdf"))
+    assert re.search(r"収穫祭\s*5\s*6\s*月見\s*3\s*4\s*灯籠流し\s*2\s*2", aid), aid
+    assert re.search(r"人数.*使用枚数.*手札.*公開", aid) and "作物カード" in aid and "20 × 20 mm" in aid
+    assert "収穫祭" in pdf_text(Path("output/harvest/ja/a4/aid-cards.pdf"))
+    assert re.search(r"祭り\s*得点\s*枚数\s*収穫祭\s*5", pdf_text(Path("output/harvest/ja/a4/rules.pdf")))
+    # sorted high to low by points: the moon festival now comes first
+    (game / "cards" / "festivals.csv").write_text(
+        festivals_csv([("harvest", "収穫祭", 5), ("moon", "月見", 9), ("lantern", "灯籠流し", 2)]), encoding="utf-8")
+    status, output = run("build", "harvest", "--paper", "a4", "--what", "aid")
+    assert status == 0, output
+    assert re.search(r"月見\s*9\s*4\s*収穫祭\s*5\s*6", pdf_text(Path("output/harvest/ja/a4/aid.pdf")))
+
+
+@pytest.mark.parametrize(("old", "new", "message", "fix"), [
+    ('component = "festivals"', 'component = "festival"', "aid[1].component: unknown component 'festival'",
+     "did you mean 'festivals'?"),
+    ('columns = ["name", "points", "count"]', 'columns = ["name", "pionts", "count"]',
+     "aid[1].columns: unknown column 'pionts' of the cards of 'festivals'", "did you mean 'points'?"),
+    ('source = "setup"', 'source = "setpu"', "aid[2].source: unknown aid source 'setpu'", "did you mean 'setup'?"),
+    ('sort = "-points"', 'sotr = "-points"', "aid[1].sotr: unknown key (ignored)", "did you mean 'sort'?"),
+])
+def test_a_bad_aid_key_is_reported_at_its_line(game: Path, old: str, new: str, message: str, fix: str) -> None:
+    manifest = game / "game.toml"
+    with manifest.open("a", encoding="utf-8") as file:
+        file.write(AIDS.replace(old, new))
+    status, output = run("check", "harvest", "--strict")
+    assert status == 1
+    assert f"game.toml:{line_of(manifest, new)}: " in output and message in output, output
+    assert f"fix: {fix}" in output

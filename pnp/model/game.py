@@ -190,6 +190,23 @@ class Example:
 
 
 @dataclass(frozen=True)
+class AidSpec:
+    """An aid table declared in game.toml (``[[aid]]``): which data it lists, and how; made into a
+    :class:`pnp.rules.base.AidTable` per language by pnp.compose.data_aids."""
+
+    id: str
+    source: str  # "cards" | "setup" | "components"
+    titles: dict[str, str]
+    columns: tuple[str, ...] = ()
+    component: str | None = None  # for source = "cards"
+    kinds: tuple[str, ...] = ()  # only cards of these kinds
+    sort: str | None = None  # a column; "-points" sorts high to low
+    headers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # language -> a header per column
+    notes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # language -> footnotes
+    place: Source | None = None
+
+
+@dataclass(frozen=True)
 class SeedNote:
     """A known gap or erratum in the source material, reported as a note."""
 
@@ -218,6 +235,7 @@ class Game:
     examples: tuple[Example, ...] = ()
     examples_data: TomlDoc | None = None  # examples.toml as read, for its other tables ([player_names])
     notes: tuple[SeedNote, ...] = ()
+    aids: tuple[AidSpec, ...] = ()  # [[aid]] tables declared in game.toml
     palette: dict[str, str] = field(default_factory=dict)
     manifest: TomlDoc | None = None
     subtitles: dict[str, str] = field(default_factory=dict)

@@ -33,6 +33,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from pnp.compose.blocks import (
     RuleText,
 )
+from pnp.compose.data_aids import all_aid_tables
 from pnp.compose.ruletext import require_rule_text
 from pnp.diagnostics import DataError, Report
 from pnp.model.game import Game
@@ -126,7 +127,7 @@ class PreparedRulebook:
 def prepare_rulebook(game: Game, rules: GameRules, lang: str, cache_dir: Path) -> PreparedRulebook:
     """Load the rule text and collect every string before fonts are subset (raises DataError on bad data)."""
     rule_text = require_rule_text(game, rules, lang)
-    tables = {table.id: table for table in rules.aid_tables(game, lang)}
+    tables = {table.id: table for table in all_aid_tables(game, rules, lang)}
     report = Report()
     art = make_card_art(game, rules, lang, report)
     placed = [e for e in game.examples if e.id in {ref.example for ref in rule_text.examples}]
