@@ -123,8 +123,8 @@ def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | N
 
 @cli.command(name="list")
 @_data_option
-@click.option("--lang", default="en", show_default=True, help="Language for titles.")
-def list_games(data: Path | None, lang: str) -> None:
+@click.option("--lang", default=None, help="Language for titles (default: each game's source language).")
+def list_games(data: Path | None, lang: str | None) -> None:
     """List the games found, with players and components."""
     from pnp.commands.listing import run_list
 

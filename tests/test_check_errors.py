@@ -91,7 +91,7 @@ def test_a_setup_asking_more_cards_than_the_list_holds_is_an_error(game: Path) -
     replace(manifest, "in_play = 10\n", "in_play = 12\n")
     code, output = run("check", "mini")
     assert code == 1
-    assert "error: 2-4 players: 12 cards in play but 'deck' has only 10" in output
+    assert "error: 2-4 players: 12 cards in play, but 'deck' holds 10" in output
 
 
 def test_most_of_a_grid_at_another_count_is_the_grids_mistake(game: Path) -> None:
@@ -674,6 +674,7 @@ def test_the_starter_rules_take_the_card_numbers_from_the_model(game: Path) -> N
     deck, manifest = game / "cards" / "deck.csv", game / "game.toml"
     deck.write_text(deck.read_text(encoding="utf-8") + "red-6,1,number,,red,6,Red 6,赤 6\n", encoding="utf-8")
     replace(manifest, "count = 10", "count = 11")
+    replace(manifest, "in_play = 10", "in_play = 11")  # every card is in play
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(re.sub(r"(?m)^(\[\[components\.deck\.grid\]\](?:\n[^\[\n].*)*)", "", text), encoding="utf-8")
     code, output = run("check", "mini")

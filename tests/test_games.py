@@ -102,6 +102,19 @@ def test_list_shows_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
     assert re.search(r"two-ops\s+ツー・オプス\s+2-6", result.output)
 
 
+def test_list_titles_each_game_in_its_source_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --lang a Japanese-first game is listed by its Japanese title, an English-first one by its
+    English title; --lang en still lists every game in English."""
+    monkeypatch.chdir(DATA.parent)
+    result = CliRunner().invoke(cli, ["list"])
+    assert result.exit_code == 0
+    assert re.search(r"gadget-trick\s+ガジェットトリック\s+3-6\s+トリックカード ×60", result.output)
+    assert re.search(r"two-ops\s+Two Ops\s+2-6\s+Standard deck ×52", result.output)
+    assert "warning" not in result.output
+    english = CliRunner().invoke(cli, ["list", "--lang", "en"])
+    assert re.search(r"gadget-trick\s+Gadget Trick\s+3-6", english.output)
+
+
 def test_every_command_has_help() -> None:
     for command in cli.commands:
         result = CliRunner().invoke(cli, [command, "--help"])

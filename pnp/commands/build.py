@@ -11,6 +11,7 @@ import click
 
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
+from pnp.compose.data_aids import NO_AID_FIX
 from pnp.diagnostics import Diagnostic, Report
 from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
 from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
@@ -70,7 +71,7 @@ def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) ->
     kinds = []
     if "rules" in what and has_rule_texts(game):
         kinds.extend(WHAT_DOCUMENTS["rules"])
-    if "aid" in what and (rules is None or _has_aid_tables(game, rules)):
+    if "aid" in what and (rules is None or game.aids or _has_aid_tables(game, rules)):
         kinds.extend(WHAT_DOCUMENTS["aid"])
     return kinds
 
@@ -134,8 +135,9 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     failed = not found
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}
+    lacking: list[str] = []  # outputs a game does not get, and why: in the summary, not as warnings
     for folder in folders:
-        planned = _plan_checked(folder, request)
+        planned = _plan_checked(folder, request, lacking)
         if planned is None:
             failed = True
             continue
@@ -152,6 +154,8 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
         click.echo(diagnostic.format(Path.cwd()), err=True)
+    for line in lacking:
+        click.echo(line)
     click.echo(summary.describe(Path.cwd()))
     return 1 if failed or summary.report.errors else 0
 
@@ -187,7 +191,20 @@ def _languages_shipped(requested: tuple[str, ...], games: Iterable[Game]) -> boo
     return all(lang in shipped for lang in requested) or not games
 
 
-def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit], bool] | None:
+def _not_made(game: Game, documents: list[str]) -> list[str]:
+    """The outputs a game does not get, each with why: "harvest: no aid: declare [[aid]] tables ..."."""
+    from pnp.load.rule_files import has_rule_texts
+
+    missing = []
+    if not any(kind in documents for kind in WHAT_DOCUMENTS["rules"]) and not has_rule_texts(game):
+        missing.append(f"{game.id}: no rulebook: write rules/{game.source_language}.md (docs/rulebooks.md)")
+    if not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
+        missing.append(f"{game.id}: no aid: {NO_AID_FIX}")
+    return missing
+
+
+def _plan_checked(folder: Path, request: BuildRequest,
+                  lacking: list[str] | None = None) -> tuple[Game, list[Unit], bool] | None:
     """The game, its build units and whether they are all it was asked for, once it passes the check;
     None (errors shown) when it does not. Errors in rule texts (a translation in progress) leave out the
     rulebooks only: the units are the rest, and the flag is False.
@@ -244,7 +261,9 @@ def _plan_checked(folder: Path, request: BuildRequest) -> tuple[Game, list[Unit]
     if "aid" in request.what and not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
         # asked for by name, made of nothing: "wrote 0 file(s)" alone left the user guessing why
         click.echo(f"note: {folder.name}: no player aid: its rules ({game.rules or 'generic'}) give no aid tables "
-                   "(an aid holds the tables a game's rules module computes from its data)", err=True)
+                   f"and game.toml declares none (fix: {NO_AID_FIX})", err=True)
+    if lacking is not None and not request.what:  # a whole build: say once what this game does not get, and why
+        lacking.extend(_not_made(game, documents))
     units = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options, documents)
     if blocked and blocked is not ALL_LANGUAGES:
         units = _without_rulebooks(units, blocked)

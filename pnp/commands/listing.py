@@ -13,7 +13,9 @@ from pnp.model.build import load_game
 from pnp.validate.summary import table
 
 
-def run_list(data: Path | None, lang: str) -> int:
+def run_list(data: Path | None, lang: str | None = None) -> int:
+    """The games found; titles and component names in ``lang``, or each game's own source language:
+    a Japanese-first game is listed by its Japanese title unless --lang says otherwise."""
     root = data_dir(data)
     here = game_standing_in(root, explicit_data=data is not None)
     folders = discover(root) or ([here] if here is not None else [])
@@ -31,10 +33,11 @@ def run_list(data: Path | None, lang: str) -> int:
         shipped.update(game.languages)
         low, high = game.players
         players = str(low) if low == high else f"{low}-{high}"
-        components = ", ".join(f"{c.name(lang)} ×{c.count}" for c in game.components.values())
-        rows.append([game.id, game.title(lang), players, components])
+        shown = lang or game.source_language
+        components = ", ".join(f"{c.name(shown)} ×{c.count}" for c in game.components.values())
+        rows.append([game.id, game.title(shown), players, components])
     click.echo(table(["game", "title", "players", "components"], rows))
-    if shipped and lang not in shipped:  # titles and names fall back to each game's first
+    if lang is not None and shipped and lang not in shipped:  # titles and names fall back to each game's first
         click.echo(f"warning: --lang {lang}: no game here ships in that language\n    fix: "
                    f"{language_fix(lang, shipped)}", err=True)
     return 0

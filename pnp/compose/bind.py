@@ -409,9 +409,21 @@ def describe_missing(holder: Any, name: Any, context: Mapping[str, Any]) -> str:
 LISTED_FIELDS = 12  # an object with no field like the one asked for names its fields, if this few
 
 
+class NamedView(dict):
+    """A mapping that knows how a template reached it (``card("harvest")``), for "has no field" messages
+    about an object a call returned or a loop gave, which no name of the context holds. The name is
+    kept under an underscore, which the sandbox never lets a template read."""
+
+    def __init__(self, reached_as: str, values: Mapping[str, Any]) -> None:
+        super().__init__(values)
+        self._reached_as = reached_as
+
+
 def _owner(holder: Any, context: Mapping[str, Any]) -> str | None:
     """The dotted name ``holder`` has in ``context``: "card", or "components.deck" one level down, so
     that ``components.deck.cont`` is not just "unknown name 'cont'"."""
+    if isinstance(holder, NamedView):
+        return holder._reached_as
     for key, value in context.items():
         if value is holder:
             return str(key)

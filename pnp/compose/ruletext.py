@@ -31,6 +31,7 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.compose.blocks import RuleText
+from pnp.compose.data_aids import all_aid_tables
 from pnp.compose.markdown import parse_rule_text
 from pnp.compose.template import compute_results, render_template, rule_context, without_template_code
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
@@ -59,7 +60,7 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     examples_broken = any(result is None for result in results.values())
     reason = ("rules.toml has errors" if rules_broken else "the game's data has errors" if data_in_error
               else "a worked example has errors" if examples_broken else None)
-    table_ids = None if rules_broken else {table.id for table in rules.aid_tables(game, lang)}
+    table_ids = None if rules_broken else {table.id for table in all_aid_tables(game, rules, lang)}
     example_ids = written_example_ids(game)
     try:
         source = read_text(path)

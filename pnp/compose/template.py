@@ -25,7 +25,7 @@ from typing import Any
 from jinja2 import ChainableUndefined, TemplateError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
-from pnp.compose.bind import describe_missing
+from pnp.compose.bind import NamedView, describe_missing
 from pnp.compose.sandbox import bounded_render, make_environment, template_fault, time_limit
 from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.game_folder import PLAYER_NAMES
@@ -182,6 +182,36 @@ def card_label(game: Game, card_id: str, lang: str | None = None) -> str:
     return rank_label(game, card.rank) if card.rank is not None else card.id
 
 
+class CardView(NamedView):
+    """A card as a rule text reads it: printed, its label as :func:`card_label` gives it ("10♠"); its
+    fields by name (``.points``, ``.count``, ``.name``...), read from the card list, so a number a
+    rulebook prints this way cannot drift from the CSV."""
+
+    def __init__(self, reached_as: str, label: str, values: Mapping[str, Any]) -> None:
+        super().__init__(reached_as, values)
+        self._label = label
+
+    def __str__(self) -> str:
+        return self._label
+
+
+_WHOLE_NUMBER = re.compile(r"-?\d+")
+
+
+def card_view(game: Game, card: Any, lang: str, reached_as: str) -> CardView:
+    """``card("harvest")`` and each of ``components.<id>.cards``: id, count, kind, suit, colour, rank (ids
+    and numbers, as the card list has them), its texts in ``lang`` (name, text...), and the component's
+    declared fields, a whole number as a number (so a text can add them up)."""
+    values: dict[str, Any] = {"id": card.id, "count": card.count, "kind": card.kind, "suit": card.suit,
+                              "colour": card.colour, "rank": card.rank, "component": card.component}
+    for name in card.texts:
+        values[name] = card.text(name, lang) or card.text(name, game.source_language)
+    values.setdefault("name", "")
+    for name, value in card.fields.items():
+        values[name] = int(value) if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip()) else value
+    return CardView(reached_as, card_label(game, card.id, lang), values)
+
+
 def rank_label(game: Game, rank: int) -> str:
     """The game's own rank labels (A, J, Q, K) where the model has them."""
     labels = getattr(game, "rank_label", None)
@@ -223,8 +253,11 @@ def rule_context(game: Game, rules: GameRules, lang: str, results: Mapping[str, 
         # An HTML comment is a block of its own for Markdown; the parser checks the id and reports its line.
         return f"<!-- pnp:table {table_id} -->"
 
-    def card(card_id: str) -> str:
-        return card_label(game, card_id, lang)
+    def card(card_id: str) -> CardView | str:
+        found = game.card(str(card_id))
+        if found is None:  # printed as written; pnp check reports the id (validate/card_mentions.py)
+            return card_label(game, card_id, lang)
+        return card_view(game, found, lang, f'card("{card_id}")')
 
     def cards(card_ids: Any) -> str:
         items = card_ids if isinstance(card_ids, list | tuple) else str(card_ids).replace(",", " ").split()
@@ -257,7 +290,7 @@ def rule_context(game: Game, rules: GameRules, lang: str, results: Mapping[str, 
         },
         "players": {"min": low, "max": high},
         "setup": {count: _setup_view(row) for count, row in game.setup.items()},
-        "components": {cid: _component_view(component, lang) for cid, component in game.components.items()},
+        "components": {cid: _component_view(game, component, lang) for cid, component in game.components.items()},
         "colours": {cid: term.name(lang) for cid, term in game.colours.items()},
         "suits": {sid: {"name": term.name(lang), "symbol": term.symbol or ""} for sid, term in game.suits.items()},
         "kinds": {kid: term.name(lang) for kid, term in game.kinds.items()},
@@ -306,7 +339,7 @@ def _setup_view(row: Any) -> dict[str, Any]:
     return view
 
 
-def _component_view(component: Any, lang: str) -> dict[str, Any]:
+def _component_view(game: Game, component: Any, lang: str) -> dict[str, Any]:
     kinds: dict[str, int] = {}
     for card in component.cards:
         if card.kind:
@@ -314,7 +347,9 @@ def _component_view(component: Any, lang: str) -> dict[str, Any]:
     ranks = [card.rank for card in component.cards if card.rank is not None and card.count]
     return {"id": component.id, "name": component.name(lang), "count": component.count, "kinds": kinds,
             "description": component.descriptions.get(lang, ""),
-            "ranks": {"min": min(ranks), "max": max(ranks)} if ranks else {}}
+            "ranks": {"min": min(ranks), "max": max(ranks)} if ranks else {},
+            "cards": [card_view(game, card, lang, f"a card of components.{component.id}.cards")
+                      for card in component.cards if card.count]}
 
 
 def bind_example_results(source: str) -> str:

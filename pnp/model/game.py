@@ -136,6 +136,7 @@ class Deal:
     left: int | None = None  # cards still in hand when the round ends
     kinds: tuple[str, ...] = ()  # only these card kinds of the pool, e.g. Two Ops' pips
     pool_line: int | None = field(default=None, compare=False)  # where game.toml names the pool
+    in_play_line: int | None = field(default=None, compare=False)  # where it says in_play
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class SetupRow:
     colours: int | None = None
     source: Source | None = None
     unreadable: frozenset[str] = frozenset()  # keys in error (reported): None here, compared with nothing
+    colours_line: int | None = field(default=None, compare=False)  # where it says colours
 
     @property
     def in_play(self) -> int:
@@ -188,6 +190,23 @@ class Example:
 
 
 @dataclass(frozen=True)
+class AidSpec:
+    """An aid table declared in game.toml (``[[aid]]``): which data it lists, and how; made into a
+    :class:`pnp.rules.base.AidTable` per language by pnp.compose.data_aids."""
+
+    id: str
+    source: str  # "cards" | "setup" | "components"
+    titles: dict[str, str]
+    columns: tuple[str, ...] = ()
+    component: str | None = None  # for source = "cards"
+    kinds: tuple[str, ...] = ()  # only cards of these kinds
+    sort: str | None = None  # a column; "-points" sorts high to low
+    headers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # language -> a header per column
+    notes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # language -> footnotes
+    place: Source | None = None
+
+
+@dataclass(frozen=True)
 class SeedNote:
     """A known gap or erratum in the source material, reported as a note."""
 
@@ -216,6 +235,7 @@ class Game:
     examples: tuple[Example, ...] = ()
     examples_data: TomlDoc | None = None  # examples.toml as read, for its other tables ([player_names])
     notes: tuple[SeedNote, ...] = ()
+    aids: tuple[AidSpec, ...] = ()  # [[aid]] tables declared in game.toml
     palette: dict[str, str] = field(default_factory=dict)
     manifest: TomlDoc | None = None
     subtitles: dict[str, str] = field(default_factory=dict)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pnp.diagnostics import CardErrors, DataError, Report, listed, location
 from pnp.model.fields import closest
-from pnp.model.game import Card, Component, Game, GridRule, where
+from pnp.model.game import Card, Component, Deal, Game, GridRule, where
 
 
 def check_counts(game: Game, report: Report) -> None:
@@ -262,22 +262,80 @@ def check_setup(game: Game, report: Report) -> None:
                                   f"use one of: {', '.join(game.components)}"), []).append(players)
             elif pool.cards_file is not None and game.as_declared(pool):
                 # a card in error would be missing; a total that disagrees with game.toml is reported there
-                available = sum(c.count for c in pool.cards if not deal.kinds or c.kind in deal.kinds)
-                if deal.in_play > available:
-                    of_kinds = f" {'/'.join(deal.kinds)}" if deal.kinds else ""
-                    problem = f"{deal.in_play} cards in play but {pool.id!r} has only {available}{of_kinds}"
-                    short.setdefault((label, problem, line, "put fewer cards in play, or add cards to the card list"),
-                                     []).append(players)
+                # colours in error (reported): how many pieces it leaves is unknown
+                unknown = name == "main" and "colours" in row.unreadable
+                found = None if unknown else _in_play_problem(game, pool, deal, row.colours if name == "main" else None)
+                if found is not None:
+                    problem, fix, at_colours = found
+                    where_said = (row.colours_line if at_colours else deal.in_play_line) or line
+                    short.setdefault((label, problem, where_said, fix), []).append(players)
+            pieces = piece_word(pool)
             needed = players * deal.hand + deal.revealed
             if needed > deal.in_play:
                 report.error(f"{players} players{label}: {players} × {deal.hand} dealt + {deal.revealed} revealed = "
-                             f"{needed} > {deal.in_play} cards in play", _manifest(game), line,
-                             "deal fewer cards, reveal fewer, or put more in play")
+                             f"{needed} > {deal.in_play} {pieces} in play", _manifest(game), line,
+                             "deal fewer, reveal fewer, or put more in play")
         if row.tricks is not None and row.left is not None and row.tricks != row.hand - row.left:
             report.error(f"{players} players: {row.tricks} tricks but hand {row.hand} − {row.left} left = "
                          f"{row.hand - row.left}", _manifest(game), line, "tricks must equal hand size − cards left")
     for (label, problem, line, fix), counts in short.items():
         report.error(f"{player_counts(counts)} players{label}: {problem}", _manifest(game), line, fix)
+
+
+def piece_word(component: Component | None) -> str:
+    """What a component's pieces are called in a message: cards, tokens, dice; "pieces" for the rest."""
+    kind = component.kind if component is not None else "cards"
+    return kind if kind in ("cards", "tokens", "dice") else "pieces"
+
+
+def piece_colour(game: Game, card: Card) -> str | None:
+    """A piece's colour: its own, or its suit's."""
+    if card.colour:
+        return card.colour
+    suit = game.suits.get(card.suit) if card.suit else None
+    return suit.colour if suit is not None else None
+
+
+def _in_play_problem(game: Game, pool: Component, deal: Deal, colours: int | None) -> tuple[str, str, bool] | None:
+    """(problem, fix, whether it is the colours key's) when the pieces in play are not exactly what the pool
+    leaves: every piece of it, or of the deal's kinds, or of ``colours`` of its colours. An upper bound let
+    a setup one card short pass, and a count of colours the game does not have."""
+    pieces = piece_word(pool)
+    chosen = [card for card in pool.cards if card.count and (not deal.kinds or card.kind in deal.kinds)]
+    available = sum(card.count for card in chosen)
+    grids = [grid for grid in pool.grids if not deal.kinds or (grid.kinds and set(grid.kinds) <= set(deal.kinds))]
+    grid_kinds = None if any(not grid.kinds for grid in grids) else {kind for grid in grids for kind in grid.kinds}
+    outside = grid_kinds is not None and any(card.kind not in grid_kinds for card in chosen)
+    if grids and not outside and available != sum(len(grid.axis[1]) * len(grid.ranks) * grid.copies
+                                                  for grid in grids):
+        return None  # the list and its grid disagree (reported at the grid): which one the setup follows is unknown
+    source = f"the {'/'.join(deal.kinds)} {pieces} of {pool.id!r}" if deal.kinds else f"{pool.id!r}"
+    by_colour: dict[str, int] = {}
+    for card in chosen:
+        colour = piece_colour(game, card)
+        if colour is not None:
+            by_colour[colour] = by_colour.get(colour, 0) + card.count
+    if colours is not None:
+        declared = len(by_colour) if by_colour else len(game.colours)
+        where_found = f"{source} come in {declared} colours" if by_colour else f"game.toml declares {declared} colours"
+        if colours > declared or (colours == 0 and declared):
+            return (f"colours = {colours}, but {where_found}", f"set colours = {declared}, or declare the missing "
+                    "colours (and their cards)" if colours > declared else f"set colours = {declared}", True)
+        if by_colour and colours < declared:
+            from itertools import combinations
+
+            totals = sorted({sum(group) for group in combinations(by_colour.values(), colours)})
+            if deal.in_play in totals:
+                return None
+            said = " or ".join(map(str, totals[:4])) + (" ..." if len(totals) > 4 else "")
+            return (f"{deal.in_play} {pieces} in play, but {colours} of the {declared} colours of {source} hold {said}",
+                    f"set in_play = {totals[0]}" if len(totals) == 1 else "set in_play to the pieces of the "
+                    "colours in play", False)
+    if deal.in_play == available:
+        return None
+    return (f"{deal.in_play} {pieces} in play, but {source} {'hold' if deal.kinds else 'holds'} {available}",
+            f"set in_play = {available} (a setup plays every piece of its pool, or of its kinds or colours), or "
+            f"{'add' if deal.in_play > available else 'remove'} {pieces} in the card list", False)
 
 
 def player_counts(counts: list[int]) -> str:

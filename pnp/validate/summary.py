@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pnp.diagnostics import Diagnostic, Level
+from pnp.model.game import Deal
 from pnp.validate import CheckResult
 from pnp.validate.generic import component_rows
 
@@ -59,7 +60,7 @@ def format_check(result: CheckResult, lang: str, base: Path | None, strict: bool
             for players, row in sorted(game.setup.items()):
                 cells = [str(players), str(row.in_play), f"{row.hand} each", str(row.revealed),
                          _opt(row.tricks), _opt(row.left), _opt(row.colours)]
-                cells += [f"{row.also[n].hand} of {row.also[n].in_play}" if n in row.also else "-" for n in extra_names]
+                cells += [_deal_cell(row.also[n]) if n in row.also else "-" for n in extra_names]
                 setup_rows.append(cells)
             parts.append(table(header, setup_rows))
         if sheets is not None and sheets[1]:
@@ -86,6 +87,11 @@ def _examples_line(outcomes: list[str]) -> str:
     line = f"examples: {len(recomputed)} recomputed" + (f" ({described})" if recomputed else "")
     skipped = len(outcomes) - len(recomputed)
     return line + (f", {skipped} left until the errors below are fixed" if skipped else "")
+
+
+def _deal_cell(deal: Deal) -> str:
+    """A further deal's cell: dealt each of in play, and the revealed ones, which "0 of 5" hid."""
+    return f"{deal.hand} of {deal.in_play}" + (f", {deal.revealed} revealed" if deal.revealed else "")
 
 
 def _opt(value: int | None) -> str:

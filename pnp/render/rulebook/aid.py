@@ -67,10 +67,11 @@ class AidResult:
 
 
 def aid_tables_for(game: Game, rules: GameRules, lang: str) -> list[AidTable]:
-    tables = rules.aid_tables(game, lang)
+    from pnp.compose.data_aids import NO_AID_FIX, all_aid_tables
+
+    tables = all_aid_tables(game, rules, lang)
     if not tables:
-        raise DataError(f"{game.id}: the rules module computes no aid tables, so there is no player aid",
-                        game.path, fix="add aid_tables() to the game's rules module")
+        raise DataError(f"{game.id}: no aid tables, so there is no player aid", game.path, fix=NO_AID_FIX)
     return tables
 
 

@@ -33,6 +33,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from pnp.compose.blocks import (
     RuleText,
 )
+from pnp.compose.data_aids import all_aid_tables
 from pnp.diagnostics import DataError, Report
 from pnp.files.atomic import atomic_write
 from pnp.model.game import Game
@@ -128,7 +129,7 @@ def prepare_rulebook(game: Game, rules: GameRules, lang: str, rule_text: RuleTex
 
     The rule text comes parsed (:func:`pnp.compose.ruletext.require_rule_text`): render sets blocks,
     it reads no template and no Markdown of its own."""
-    tables = {table.id: table for table in rules.aid_tables(game, lang)}
+    tables = {table.id: table for table in all_aid_tables(game, rules, lang)}
     report = Report()
     art = make_card_art(game, rules, lang, report)
     placed = [e for e in game.examples if e.id in {ref.example for ref in rule_text.examples}]
