@@ -87,7 +87,7 @@ name = {{ en = "number card" }}
 {components}[[setup]]
 players = [2, 3]
 pool = "argyle"
-in_play = 4
+in_play = 9
 hand = 1
 revealed = 0
 """

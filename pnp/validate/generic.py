@@ -322,9 +322,7 @@ def _in_play_problem(game: Game, pool: Component, deal: Deal, colours: int | Non
             return (f"colours = {colours}, but {where_found}", f"set colours = {declared}, or declare the missing "
                     "colours (and their cards)" if colours > declared else f"set colours = {declared}", True)
         if by_colour and colours < declared:
-            from itertools import combinations
-
-            totals = sorted({sum(group) for group in combinations(by_colour.values(), colours)})
+            totals = sorted(_sums_of(list(by_colour.values()), colours))
             if deal.in_play in totals:
                 return None
             said = " or ".join(map(str, totals[:4])) + (" ..." if len(totals) > 4 else "")
@@ -402,4 +400,16 @@ def check_fonts(game: Game, report: Report) -> None:
             report.error(f"fonts.{role}: {exc.diagnostic.message}", manifest.path if manifest else path,
                          manifest.line_of("fonts", role) if manifest else None, exc.diagnostic.fix)
             del game.fonts[role]
+
+
+def _sums_of(counts: list[int], taken: int) -> set[int]:
+    """Every total of exactly ``taken`` of ``counts``: which pieces ``colours = N`` of them can put in play.
+
+    Built a colour at a time (a subset sum), not by listing the combinations: 20 of 40 colours are
+    10^11 of them, and a game folder is any stranger's data."""
+    reachable: list[set[int]] = [{0}] + [set() for _ in range(taken)]
+    for count in counts:
+        for used in range(taken, 0, -1):
+            reachable[used] |= {total + count for total in reachable[used - 1]}
+    return reachable[taken]
 
