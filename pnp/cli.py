@@ -147,46 +147,48 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Pat
     sys.exit(run_new(data, game_id, languages, images, rules))
 
 
+#: the options of `pnp build`, which `pnp watch` takes too: one list, so that the two cannot drift
+#: (tests/test_cli_conventions.py holds them equal)
+BUILD_OPTIONS = [
+    click.option("--only", "only", multiple=True, metavar="CARD-ID",
+                 help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it."),
+    click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.",
+                 callback=lambda _ctx, _param, value: _finite(value, "--bleed")),
+    click.option("--duplex-edge", type=click.Choice(["long", "short"]), default=None,
+                 help="How your printer flips duplex pages (default: long, or the printer profile's)."),
+    click.option("--back-offset", type=OffsetParam(), default=None, metavar="X,Y",
+                 help="Shift backs by X,Y mm to cancel duplex drift, read off `pnp calibrate` (default: 0,0, "
+                      "or the printer profile's)."),
+    click.option("--printer", default=None, metavar="NAME",
+                 help="Use a printer profile from printers.toml (duplex edge and back offset)."),
+    click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed, and a contact sheet."),
+    click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+                 help="Processes to build with (default: the number of cores)."),
+    click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date."),
+    click.option("--recompress", is_flag=True,
+                 help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds."),
+    click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
+                 help="Resample card art that would print finer than this (smaller PDFs; art is decoded)."),
+]
+
+
+def _build_options(function: Callable[..., Any]):
+    """Every option of `pnp build` that `pnp watch` takes for its rebuilds (all of them but --dry-run)."""
+    function = _games_languages_papers_what(function)
+    for option in reversed(BUILD_OPTIONS):
+        function = option(function)
+    return _out_option(function)
+
+
 @cli.command()
 @_data_option
-@_games_languages_papers_what
-@click.option("--only", "only", multiple=True, metavar="CARD-ID",
-              help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.",
-              callback=lambda _ctx, _param, value: _finite(value, "--bleed"))
-@click.option("--duplex-edge", type=click.Choice(["long", "short"]), default=None,
-              help="How your printer flips duplex pages (default: long, or the printer profile's).")
-@click.option("--back-offset", type=OffsetParam(), default=None, metavar="X,Y",
-              help="Shift backs by X,Y mm to cancel duplex drift, read off `pnp calibrate` (default: 0,0, "
-                   "or the printer profile's).")
-@click.option("--printer", default=None, metavar="NAME",
-              help="Use a printer profile from printers.toml (duplex edge and back offset).")
-@click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed, and a contact sheet.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes to build with (default: the number of cores).")
-@click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date.")
-@click.option("--recompress", is_flag=True,
-              help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds.")
-@click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
-              help="Resample card art that would print finer than this (smaller PDFs; art is decoded).")
-@_out_option
+@_build_options
 @_trust_option
-def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str | None,
-          back_offset: tuple[float, float] | None, printer: str | None, png: bool, jobs: int | None, force: bool,
-          recompress: bool, max_dpi: int | None, out: Path | None, trust: bool) -> None:
+def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
-    from pnp.commands.build import BuildRequest, printer_settings, run_build
-    from pnp.render.cards.card_pdf import PrintOptions
-    from pnp.write.jobs import BuildOptions
+    from pnp.commands.build import request_from_options, run_build
 
-    duplex_edge, back_offset = printer_settings(printer, duplex_edge, back_offset)
-    options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
-                                              back_offset_mm=back_offset, only=only, recompress=recompress,
-                                              max_dpi=max_dpi),
-                           png=png or "png" in what, force=force)
-    request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what,
-                           jobs=jobs)
+    request = request_from_options(games, options)
     from pnp.rules.trust import for_this_command
 
     with for_this_command(trust):
@@ -216,27 +218,23 @@ def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tu
 
 @cli.command()
 @_data_option
-@_games_languages_papers_what
-@_out_option
+@_build_options
 @_trust_option
-def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          what: tuple[str, ...], out: Path | None, trust: bool) -> None:
+def watch(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
     """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any)."""
-    from pnp.commands.build import BuildRequest, request_usable, run_build
+    from dataclasses import replace
+
+    from pnp.commands.build import request_from_options, request_usable, run_build
     from pnp.commands.watch import run_watch
     from pnp.load.game_folder import data_dir
-    from pnp.write.jobs import BuildOptions
 
-    def request(names: tuple[str, ...]) -> BuildRequest:
-        return BuildRequest(games=names, languages=languages, papers=papers, out=out,
-                            options=BuildOptions(png="png" in what), what=what)
-
+    request = request_from_options(games, options)
     from pnp.rules.trust import for_this_command
 
-    if not request_usable(data, request(games)):
+    if not request_usable(data, request):
         sys.exit(1)
     with for_this_command(trust):
-        sys.exit(run_watch(data_dir(data), lambda names: run_build(data, request(names)), games,
+        sys.exit(run_watch(data_dir(data), lambda names: run_build(data, replace(request, games=names)), games,
                            explicit_data=data is not None))
 
 

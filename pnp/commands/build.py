@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -58,6 +58,22 @@ def printer_settings(printer: str | None, duplex_edge: str | None,
     edge = duplex_edge or (profile.duplex_edge if profile else None) or "long"
     offset = back_offset or (profile.back_offset if profile else None) or (0.0, 0.0)
     return edge, offset
+
+
+def request_from_options(games: tuple[str, ...], options: dict[str, Any]) -> BuildRequest:
+    """The build `pnp build` and `pnp watch` ask for, from the options they share (pnp.cli.BUILD_OPTIONS):
+    one function, so the two commands cannot read them differently."""
+    from pnp.render.cards.card_pdf import PrintOptions
+
+    what = tuple(options["what"])
+    duplex_edge, back_offset = printer_settings(options["printer"], options["duplex_edge"], options["back_offset"])
+    build_options = BuildOptions(
+        print=PrintOptions(bleed_mm=options["bleed"], duplex_edge=duplex_edge, back_offset_mm=back_offset,
+                           only=tuple(options["only"]), recompress=options["recompress"],
+                           max_dpi=options["max_dpi"]),
+        png=options["png"] or "png" in what, force=options["force"])
+    return BuildRequest(games=games, languages=tuple(options["languages"]), papers=tuple(options["papers"]),
+                        out=options["out"], options=build_options, what=what, jobs=options["jobs"])
 
 
 def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) -> list[str]:
