@@ -93,10 +93,30 @@ def _games_languages_papers_what(function: Callable[..., Any]):
     return function
 
 
+def _set_colour(ctx: click.Context, _param: click.Parameter, value: bool | None) -> None:
+    """--color / --no-color, over NO_COLOR and over whether the output is a terminal."""
+    if value is not None:
+        ctx.color = value
+
+
+#: on the group and on every command: `pnp --no-color check` and `pnp check --no-color` alike
+COLOUR_OPTION = click.Option(["--color/--no-color"], default=None, expose_value=False, is_eager=True,
+                             callback=_set_colour,
+                             help="Colour errors, warnings and notes (default: on a terminal, unless NO_COLOR is set).")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Print-and-play card sheets, player aids and rulebooks from plain game data."""
+    import os
+
+    if ctx.color is None and os.environ.get("NO_COLOR"):  # https://no-color.org: any value but empty
+        ctx.color = False
+
+
+cli.params.append(COLOUR_OPTION)
 
 
 @cli.command()
@@ -307,6 +327,10 @@ def _calibration_language(lang: str) -> str:
         raise click.BadParameter(f"{clipped(lang, 40)!r}: the calibration sheet is written in {written_in} only",
                                  param_hint="'--lang'")
     return lang
+
+
+for _command in cli.commands.values():
+    _command.params.append(COLOUR_OPTION)
 
 
 def main() -> None:

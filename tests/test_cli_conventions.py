@@ -44,3 +44,40 @@ def test_watch_builds_with_the_options_given(tmp_path: Path, monkeypatch) -> Non
     assert request.games == ("two-ops",) and request.jobs == 1
     assert request.options.print.bleed_mm == 0 and request.options.print.max_dpi == 300
     assert request.options.print.back_offset_mm == (1.0, 2.0)
+
+
+ANSI = "\x1b["
+
+
+def _check_nosuch(*options: str, color: bool, env: dict[str, str] | None = None):
+    """A check of a game that is not there: one error, printed at once."""
+    return CliRunner().invoke(cli, ["check", "--data", str(DATA), "nosuch", *options], color=color, env=env or {})
+
+
+def test_errors_are_coloured_on_a_terminal_only() -> None:
+    on_terminal = _check_nosuch(color=True, env={"NO_COLOR": ""})  # empty is unset (no-color.org)
+    assert on_terminal.exit_code == 1 and ANSI + "31m" in on_terminal.output, repr(on_terminal.output)
+    assert ANSI not in _check_nosuch(color=False).output
+
+
+def test_no_color_and_the_option_turn_colour_off() -> None:
+    assert ANSI not in _check_nosuch(color=True, env={"NO_COLOR": "1"}).output
+    assert ANSI not in _check_nosuch("--no-color", color=True).output
+    assert ANSI not in CliRunner().invoke(cli, ["--no-color", "check", "--data", str(DATA), "nosuch"],
+                                          color=True).output
+
+
+def test_color_forces_colour_even_off_a_terminal() -> None:
+    assert ANSI in _check_nosuch("--color", color=False).output
+    assert ANSI in _check_nosuch("--color", color=False, env={"NO_COLOR": "1"}).output  # the option wins
+
+
+def test_levels_and_verdicts_are_styled_where_diagnostics_put_them() -> None:
+    from pnp.commands.console import styled
+
+    text = "data/g/game.toml:3: warning: x\n    fix: note: y\nnote: z\ng: ok — 0 error(s)\n2 games — FAILED"
+    painted = styled(text)
+    for word, code in [("warning", "33m"), ("note", "36m"), ("ok", "32m"), ("FAILED", "31m")]:
+        assert f"{code}{ANSI}1m{word}" in painted or f"{code}{word}" in painted, (word, painted)
+    assert "fix: note: y" in painted  # a level word inside a fix is the fix's own text
+    assert "error(s)" in painted and "31merror(s)" not in painted

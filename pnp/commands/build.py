@@ -7,8 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import click
-
+from pnp.commands.console import echo
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
 from pnp.compose.data_aids import NO_AID_FIX
@@ -53,7 +52,7 @@ def printer_settings(printer: str | None, duplex_edge: str | None,
             profile = load_profile(printer)
         except DataError as exc:
             for diagnostic in getattr(exc, "diagnostics", [exc.diagnostic]):
-                click.echo(diagnostic.format(Path.cwd()), err=True)
+                echo(diagnostic.format(Path.cwd()), err=True)
             raise SystemExit(2) from None
     edge = duplex_edge or (profile.duplex_edge if profile else None) or "long"
     offset = back_offset or (profile.back_offset if profile else None) or (0.0, 0.0)
@@ -119,13 +118,13 @@ def request_folders(data: Path | None, request: BuildRequest) -> tuple[list[Path
     report = Report()
     folders = resolve_games(data_dir(data), request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+        echo(diagnostic.format(Path.cwd()), err=True)
     among = outputs_among_inputs(request.out, folders)
     if among is not None:
-        click.echo(f"error: --out {request.out} puts the outputs among the files of the game folder {among}, "
-                   "which are its inputs: each build would change what the next one reads", err=True)
-        click.echo("    fix: build into a folder outside the game folders (the default is output/ beside data/)",
-                   err=True)
+        echo(f"error: --out {request.out} puts the outputs among the files of the game folder {among}, "
+             "which are its inputs: each build would change what the next one reads", err=True)
+        echo("    fix: build into a folder outside the game folders (the default is output/ beside data/)",
+             err=True, error=True)
         return None
     return folders, not report.errors
 
@@ -169,10 +168,10 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     run_units(units, summary, request.jobs, loaded)
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+        echo(diagnostic.format(Path.cwd()), err=True)
     for line in lacking:
-        click.echo(line)
-    click.echo(summary.describe(Path.cwd()))
+        echo(line)
+    echo(summary.describe(Path.cwd()))
     return 1 if failed or summary.report.errors else 0
 
 
@@ -184,9 +183,9 @@ def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
     unknown = [card_id for card_id in dict.fromkeys(only) if card_id not in known]
     for card_id in unknown:
         hint = next((k for k in sorted(known) if k.lower() == card_id.lower()), None) or closest(card_id, known)
-        click.echo(f"error: --only {card_id}: no printed card has that id", err=True)
-        click.echo(f"    fix: {f'did you mean {hint}?' if hint else 'use an id from the card lists'} "
-                   "(nothing was built)", err=True)
+        echo(f"error: --only {card_id}: no printed card has that id", err=True)
+        echo(f"    fix: {f'did you mean {hint}?' if hint else 'use an id from the card lists'} "
+             "(nothing was built)", err=True, error=True)
     return not unknown
 
 
@@ -197,13 +196,13 @@ def _languages_shipped(requested: tuple[str, ...], games: Iterable[Game]) -> boo
     shipped = {lang for game in games for lang in game.languages}
     for lang in dict.fromkeys(requested):
         if lang not in shipped and games:
-            click.echo(f"error: --lang {lang}: no game being built ships in that language", err=True)
-            click.echo(f"    fix: {language_fix(lang, shipped)}", err=True)
+            echo(f"error: --lang {lang}: no game being built ships in that language", err=True)
+            echo(f"    fix: {language_fix(lang, shipped)}", err=True, error=True)
             continue
         without = [game.id for game in games if lang not in game.languages]
         if without:
-            click.echo(f"note: --lang {lang}: not shipped by {', '.join(without)}, which are built without it",
-                       err=True)
+            echo(f"note: --lang {lang}: not shipped by {', '.join(without)}, which are built without it",
+                 err=True)
     return all(lang in shipped for lang in requested) or not games
 
 
@@ -252,32 +251,33 @@ def _plan_checked(folder: Path, request: BuildRequest,
         asked = [lang for lang in languages if lang in held]
         for lang in asked:
             for diagnostic in held[lang]:
-                click.echo(diagnostic.format(Path.cwd()), err=True)
+                echo(diagnostic.format(Path.cwd()), err=True)
         languages = tuple(lang for lang in languages if lang not in held)
         if asked and languages:
-            click.echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
-                       f"{game_argument(folder)}); the rest is built", err=True)
+            echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
+                 f"{game_argument(folder)}); the rest is built", err=True, error=True)
     if (report.errors and not held) or game is None or rules is None or (asked and not languages):
         for diagnostic in [] if held else report.errors:  # a held translation's were said above
-            click.echo(diagnostic.format(Path.cwd()), err=True)
-        click.echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True)
+            echo(diagnostic.format(Path.cwd()), err=True)
+        echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True,
+             error=True)
         return None
     blocked = _rulebooks_in_error(game, texts, languages)
     whole = not blocked and not asked
     if blocked:
         for diagnostic in texts.errors:
             if blocked is ALL_LANGUAGES or _translation_of(game, diagnostic.file) in blocked:
-                click.echo(diagnostic.format(Path.cwd()), err=True)
+                echo(diagnostic.format(Path.cwd()), err=True)
         which = "rulebooks" if blocked is ALL_LANGUAGES else f"{', '.join(sorted(blocked))} rulebooks"
-        click.echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {game_argument(folder)}); "
-                   "the rest is built", err=True)
+        echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {game_argument(folder)}); "
+             "the rest is built", err=True, error=True)
         if blocked is ALL_LANGUAGES:
             what = tuple(choice for choice in what if choice != "rules")
     documents = documents_for(game, rules, what)
     if "aid" in request.what and not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
         # asked for by name, made of nothing: "wrote 0 file(s)" alone left the user guessing why
-        click.echo(f"note: {folder.name}: no player aid: its rules ({game.rules or 'generic'}) give no aid tables "
-                   f"and game.toml declares none (fix: {NO_AID_FIX})", err=True)
+        echo(f"note: {folder.name}: no player aid: its rules ({game.rules or 'generic'}) give no aid tables "
+             f"and game.toml declares none (fix: {NO_AID_FIX})", err=True)
     if lacking is not None and not request.what:  # a whole build: say once what this game does not get, and why
         lacking.extend(_not_made(game, documents))
     units = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options, documents)
@@ -290,7 +290,7 @@ def _plan_checked(folder: Path, request: BuildRequest,
 
 def _say(notes: list[str]) -> None:
     for note in notes:
-        click.echo(note, err=True)
+        echo(note, err=True)
 
 
 def _without_papers_too_small(game: Game, units: list[Unit], request: BuildRequest) -> tuple[list[Unit], list[str]]:

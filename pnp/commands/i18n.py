@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import click
-
+from pnp.commands.console import echo
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, game_argument, resolve_games
@@ -26,10 +25,10 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
     2 on usage errors.
     """
     if (accept or accept_all) and not lang:
-        click.echo("--accept needs --lang: say which translation you checked", err=True)
+        echo("--accept needs --lang: say which translation you checked", err=True)
         return 2
     if accept and accept_all:  # the named sections were ignored without a word, typos and all
-        click.echo("--accept and --accept-all: give one (--accept-all records every section and text)", err=True)
+        echo("--accept and --accept-all: give one (--accept-all records every section and text)", err=True)
         return 2
     root = data_dir(data)
     report = Report()
@@ -37,40 +36,40 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
     failed = _echo(report)
     if failed and (accept or accept_all):
         # "--accept a b" makes b a game: record nothing rather than half of what was meant
-        click.echo("nothing recorded: --accept takes one section id each time (--accept a --accept b)", err=True)
+        echo("nothing recorded: --accept takes one section id each time (--accept a --accept b)", err=True)
         return 1
     for folder in folders:
         game_report = Report()
         game = load_game(folder, game_report)
         if game is None:
             _echo(game_report)
-            click.echo(f"{folder.name}: cannot be read (run pnp check {game_argument(folder)})", err=True)
+            echo(f"{folder.name}: cannot be read (run pnp check {game_argument(folder)})", err=True)
             failed = True
             continue
         if not has_rule_texts(game):
-            click.echo(f"{game.id}: no rule texts yet (rules/<lang>.md)")
+            echo(f"{game.id}: no rule texts yet (rules/<lang>.md)")
             continue
         if lang is not None and lang not in game.languages:
-            click.echo(f"{game.id}: does not ship in {lang!r}\n    fix: {language_fix(lang, game.languages)}", err=True)
+            echo(f"{game.id}: does not ship in {lang!r}\n    fix: {language_fix(lang, game.languages)}", err=True)
             failed = True
             continue
         if lang == game.source_language and (accept or accept_all):
             # it wrote rules/<source>.sources.toml, "the <source> text each section was translated from"
-            click.echo(f"{game.id}: {lang!r} is the source language, which is translated from nothing\n"
-                       f"    fix: accept sections of a translation ({_translations(game)})", err=True)
+            echo(f"{game.id}: {lang!r} is the source language, which is translated from nothing\n"
+                 f"    fix: accept sections of a translation ({_translations(game)})", err=True)
             failed = True
             continue
         if lang is not None and (accept or accept_all):
             accepted = accept_sections(game, lang, None if accept_all else list(accept), game_report)
             if accepted:
-                click.echo(f"{game.id} — {lang}: recorded as translated: {', '.join(accepted)}")
+                echo(f"{game.id} — {lang}: recorded as translated: {', '.join(accepted)}")
         statuses = analyse_translations(game, game_report, [lang] if lang else None)
         failed = _echo(game_report) or failed
         if not statuses:
-            click.echo(f"{game.id}: only the source language {game.source_language!r}; nothing to translate")
+            echo(f"{game.id}: only the source language {game.source_language!r}; nothing to translate")
         for status in statuses:
-            click.echo(format_language(game, status, Path.cwd(), show_diff=diff))
-            click.echo("")
+            echo(format_language(game, status, Path.cwd(), show_diff=diff))
+            echo("")
             failed = failed or has_errors(status)
     return 1 if failed else 0
 
@@ -82,5 +81,5 @@ def _translations(game: Game) -> str:
 
 def _echo(report: Report) -> bool:
     for diagnostic in dict.fromkeys(report.diagnostics):  # accepting reads the records too: said once
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+        echo(diagnostic.format(Path.cwd()), err=True)
     return bool(report.errors)
