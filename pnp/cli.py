@@ -189,6 +189,9 @@ BUILD_OPTIONS = [
                  help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds."),
     click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
                  help="Resample card art that would print finer than this (smaller PDFs; art is decoded)."),
+    click.option("--quiet", "-q", is_flag=True, help="Print errors only."),
+    click.option("--verbose", "-v", is_flag=True,
+                 help="Say what is rebuilt and why (which input changed, new, forced), and what is skipped."),
 ]
 
 
@@ -203,6 +206,7 @@ def _build_options(function: Callable[..., Any]):
 @cli.command()
 @_data_option
 @_build_options
+@click.option("--dry-run", is_flag=True, help="List what would be built, and why; write nothing.")
 @_trust_option
 def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
     """Build every printable for the games (all games, languages and papers when none are named)."""
@@ -253,7 +257,9 @@ def watch(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any
 
     if not request_usable(data, request):
         sys.exit(1)
-    with for_this_command(trust):
+    from pnp.commands.console import verbosity
+
+    with for_this_command(trust), verbosity(request.verbosity):
         sys.exit(run_watch(data_dir(data), lambda names: run_build(data, replace(request, games=names)), games,
                            explicit_data=data is not None))
 

@@ -13,7 +13,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 #: options that only make sense for one of the two: a watch that writes nothing, or prints one document
 #: per rebuild, would be no watch
-BUILD_ONLY: set[str] = set()
+BUILD_ONLY = {"dry_run"}
 WATCH_ONLY: set[str] = set()
 
 
@@ -81,3 +81,87 @@ def test_levels_and_verdicts_are_styled_where_diagnostics_put_them() -> None:
         assert f"{code}{ANSI}1m{word}" in painted or f"{code}{word}" in painted, (word, painted)
     assert "fix: note: y" in painted  # a level word inside a fix is the fix's own text
     assert "error(s)" in painted and "31merror(s)" not in painted
+
+
+def test_progress_hears_of_units_as_they_finish_not_as_they_were_submitted() -> None:
+    """The bar waited on the first unit submitted: a big deck first held it still while the rest finished."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pnp.write.runner import finished_first
+
+    second_done = threading.Event()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        # the first waits for the second to be reported (or gives up after 5 s, in submission order)
+        futures = {0: pool.submit(lambda: second_done.wait(5) and "slow"), 1: pool.submit(lambda: "quick")}
+        order = []
+        for index, result in finished_first(futures):
+            order.append((index, result))
+            if index == 1:
+                second_done.set()
+    assert order == [(1, "quick"), (0, "slow")]
+
+
+def _build(out: Path, *options: str, data: Path = DATA):
+    return CliRunner().invoke(cli, ["build", "--data", str(data), "two-ops", "--lang", "en", "--paper", "a4",
+                                    "--what", "cards", "--jobs", "1", "--out", str(out), *options])
+
+
+def test_a_build_off_a_terminal_says_each_output_and_ends_with_the_output_folder(tmp_path: Path) -> None:
+    """A CI log saw nothing until the build's end; the last line did not say where the files went."""
+    result = _build(tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert any(line.startswith("built ") and line.endswith("two-ops/en/a4/cards-deck.pdf") for line in lines), lines
+    assert lines[-1].startswith("wrote 1 file(s)") and lines[-1].endswith(f"to {tmp_path / 'out'}/"), lines[-1]
+
+
+def test_quiet_prints_nothing_on_success(tmp_path: Path) -> None:
+    first = _build(tmp_path / "out", "-q")
+    assert first.exit_code == 0 and first.output == "", first.output
+    assert (tmp_path / "out" / "two-ops" / "en" / "a4" / "cards-deck.pdf").is_file()
+    assert _build(tmp_path / "out", "--quiet").output == ""
+
+
+def test_quiet_still_prints_errors(tmp_path: Path) -> None:
+    result = _build(tmp_path / "out", "-q", "--only", "no-such-card")
+    assert result.exit_code == 1
+    assert "error: --only no-such-card" in result.output and "fix:" in result.output
+
+
+def test_dry_run_lists_what_would_be_built_and_why_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = _build(out, "--dry-run", "--what", "fold")
+    assert result.exit_code == 0, result.output
+    assert "would build" in result.output and "cards-deck.pdf: new" in result.output
+    assert "cards-deck-fold.pdf: new" in result.output and "would build 2 output(s)" in result.output
+    assert not out.exists() or not [path for path in out.rglob("*") if path.is_file()]
+    assert "forced (--force)" in _build(out, "--dry-run", "--force").output
+
+
+def test_verbose_names_the_input_that_changed_and_what_is_skipped(tmp_path: Path) -> None:
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(DATA / "two-ops", data / "two-ops")
+    out = tmp_path / "out"
+    assert _build(out, "--what", "fold", data=data).exit_code == 0
+    unchanged = _build(out, "-v", "--dry-run", data=data)
+    assert "up to date: " in unchanged.output and "would build 0 output(s)" in unchanged.output
+    deck = data / "two-ops" / "cards" / "deck.csv"
+    deck.write_text(deck.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    result = _build(out, "-v", "--dry-run", data=data)
+    assert "cards-deck.pdf: changed: cards/deck.csv" in result.output, result.output
+    rebuilt = _build(out, "-v", data=data)
+    assert "rebuilding " in rebuilt.output and "changed: cards/deck.csv" in rebuilt.output, rebuilt.output
+
+
+def test_quiet_and_verbose_together_is_a_usage_error(tmp_path: Path) -> None:
+    result = _build(tmp_path, "-q", "-v")
+    assert result.exit_code == 2 and "give one" in result.output
+
+
+def test_building_an_unknown_game_fails_without_a_summary(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["build", "--data", str(DATA), "nosuchgame", "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "no game 'nosuchgame'" in result.output and "wrote" not in result.output

@@ -7,9 +7,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.commands.console import echo
+import click
+
+from pnp.commands.console import NORMAL, QUIET, VERBOSE, echo, verbose, verbosity
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
+from pnp.commands.progress import BuildProgress, shown
 from pnp.compose.data_aids import NO_AID_FIX
 from pnp.diagnostics import Diagnostic, Report
 from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
@@ -21,6 +24,7 @@ from pnp.rules import rules_or_none
 from pnp.validate import check_game
 from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Job, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
+from pnp.write.stamps import StampStore
 
 if TYPE_CHECKING:
     from pnp.rules.base import GameRules
@@ -38,6 +42,8 @@ class BuildRequest:
     options: BuildOptions
     what: tuple[str, ...] = ()
     jobs: int | None = None
+    verbosity: int = NORMAL  # QUIET: errors only; VERBOSE: what is rebuilt and why, what is skipped
+    dry_run: bool = False  # say what would be built, and why; build nothing
 
 
 def printer_settings(printer: str | None, duplex_edge: str | None,
@@ -71,8 +77,12 @@ def request_from_options(games: tuple[str, ...], options: dict[str, Any]) -> Bui
                            only=tuple(options["only"]), recompress=options["recompress"],
                            max_dpi=options["max_dpi"]),
         png=options["png"] or "png" in what, force=options["force"])
+    if options["quiet"] and options["verbose"]:
+        raise click.UsageError("-q/--quiet and -v/--verbose: give one")
+    level = QUIET if options["quiet"] else VERBOSE if options["verbose"] else NORMAL
     return BuildRequest(games=games, languages=tuple(options["languages"]), papers=tuple(options["papers"]),
-                        out=options["out"], options=build_options, what=what, jobs=options["jobs"])
+                        out=options["out"], options=build_options, what=what, jobs=options["jobs"],
+                        verbosity=level, dry_run=options.get("dry_run", False))
 
 
 def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) -> list[str]:
@@ -142,11 +152,18 @@ def request_usable(data: Path | None, request: BuildRequest) -> bool:
 
 
 def run_build(data: Path | None, request: BuildRequest) -> int:
+    with verbosity(request.verbosity):
+        return _run_build(data, request)
+
+
+def _run_build(data: Path | None, request: BuildRequest) -> int:
     request = settled_request(data, request)
     named = request_folders(data, request)
     if named is None:
         return 1
     folders, found = named
+    if not folders:  # "wrote 0 file(s)" under "no game 'nosuch'" read as if something had been done
+        return 1
     failed = not found
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}
@@ -164,15 +181,53 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     if not failed and not _only_names_cards(request.options.print.only, loaded.values()):
         return 1
     failed = not _languages_shipped(request.languages, loaded.values()) or failed
+    assert request.out is not None  # settled
+    if request.dry_run:
+        for line in lacking:
+            echo(line)
+        _dry_run(units, request.out, request.options.force)
+        return 1 if failed else 0
+    if verbose():
+        _say_why(units, request.options.force)
     summary = BuildSummary()
-    run_units(units, summary, request.jobs, loaded)
+    run_units(units, summary, request.jobs, loaded, BuildProgress())
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
         echo(diagnostic.format(Path.cwd()), err=True)
     for line in lacking:
         echo(line)
-    echo(summary.describe(Path.cwd()))
+    echo(summary.describe(Path.cwd(), request.out))
     return 1 if failed or summary.report.errors else 0
+
+
+def stale_jobs(units: Iterable[Unit], force: bool) -> Iterable[tuple[Job, str | None]]:
+    """Each job with why it is to be built ("new", "changed: cards/deck.csv", "forced"), or None when
+    it is up to date."""
+    for unit in units:
+        stamps = StampStore(unit.stamp_root)
+        for job in unit.jobs:
+            yield job, "forced (--force)" if force else stamps.why_stale(job.path, job.key, job.inputs)
+
+
+def _say_why(units: list[Unit], force: bool) -> None:
+    """-v: what is rebuilt and why, and what is skipped, before the build."""
+    for job, reason in stale_jobs(units, force):
+        echo(f"rebuilding {shown(job.path)}: {reason}" if reason else f"up to date: {shown(job.path)}")
+
+
+def _dry_run(units: list[Unit], out: Path, force: bool) -> None:
+    """--dry-run: the outputs a build would write, each with why; nothing is written."""
+    building = fresh = 0
+    for job, reason in stale_jobs(units, force):
+        if reason:
+            building += 1
+            echo(f"would build {shown(job.path)}: {reason}")
+        else:
+            fresh += 1
+            if verbose():
+                echo(f"up to date: {shown(job.path)}")
+    echo(f"would build {building} output(s) in {shown(out).rstrip('/')}/"
+         + (f"; {fresh} up to date" if fresh else "") + " (dry run: nothing written)")
 
 
 def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
