@@ -61,6 +61,17 @@ class PaperParam(click.ParamType):
         return paper_key(paper)
 
 
+def _complete_games(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of GAMES: the game ids under --data (or ./data) that begin as typed."""
+    from pnp.load.game_folder import data_dir, discover
+
+    try:
+        folders = discover(data_dir(ctx.params.get("data")))
+    except OSError:
+        return []
+    return [folder.name for folder in folders if folder.name.startswith(incomplete)]
+
+
 _out_option = click.option(
     "--out", type=click.Path(path_type=Path, file_okay=False), default=None,
     help="Output folder (default: output/ beside data/, wherever in the project pnp runs).")
@@ -80,7 +91,7 @@ def _trust_option(function: Callable[..., Any]):
 def _games_languages_papers_what(function: Callable[..., Any]):
     """What to build, the same for `pnp build` and `pnp watch`."""
     for option in reversed([
-        click.argument("games", nargs=-1),
+        click.argument("games", nargs=-1, shell_complete=_complete_games),
         click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in)."),
         click.option("--paper", "papers", multiple=True, type=PaperParam(),
                      help=f"Papers to build: {', '.join(PAPER_SIZES)} or WIDTHxHEIGHT in mm (default: a4 and "
@@ -121,7 +132,7 @@ cli.params.append(COLOUR_OPTION)
 
 @cli.command()
 @_data_option
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=_complete_games)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (notes never fail).")
 @click.option("--lang", default=None,
               help="Language for titles in the report (default: en, or each game's source language).")
@@ -133,6 +144,8 @@ def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | N
     """Check that each game's components, setup and examples add up.
 
     GAMES are game ids under --data, or paths to game folders; none means all.
+
+    Example: pnp check two-ops --strict
     """
     from pnp.commands.check import run_check
     from pnp.rules.trust import for_this_command
@@ -145,7 +158,10 @@ def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | N
 @_data_option
 @click.option("--lang", default=None, help="Language for titles (default: each game's source language).")
 def list_games(data: Path | None, lang: str | None) -> None:
-    """List the games found, with players and components."""
+    """List the games found, with players and components.
+
+    Example: pnp list --lang ja
+    """
     from pnp.commands.listing import run_list
 
     sys.exit(run_list(data, lang))
@@ -161,7 +177,10 @@ def list_games(data: Path | None, lang: str | None) -> None:
 @click.option("--rules", "rules", is_flag=True,
               help="Also write rules.py (the game's own check, aid table and example kind) and examples.toml.")
 def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None, rules: bool) -> None:
-    """Start a new game folder: a commented manifest, a card list and (English, Japanese) rule texts."""
+    """Start a new game folder: a commented manifest, a card list and (English, Japanese) rule texts.
+
+    Example: pnp new my-game --lang en --lang ja
+    """
     from pnp.commands.scaffold import run_new
 
     sys.exit(run_new(data, game_id, languages, images, rules))
@@ -209,7 +228,10 @@ def _build_options(function: Callable[..., Any]):
 @click.option("--dry-run", is_flag=True, help="List what would be built, and why; write nothing.")
 @_trust_option
 def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
-    """Build every printable for the games (all games, languages and papers when none are named)."""
+    """Build every printable for the games (all games, languages and papers when none are named).
+
+    Example: pnp build two-ops --lang en --paper a4 --what cards
+    """
     from pnp.commands.build import request_from_options, run_build
 
     request = request_from_options(games, options)
@@ -221,7 +243,7 @@ def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any
 
 @cli.command()
 @_data_option
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=_complete_games)
 @click.option("--lang", default=None, help="Only this translation (default: every language but the source).")
 @click.option("--accept", "accept", multiple=True, metavar="ID",
               help="Record these sections of --lang as translated from the current source (repeat); also "
@@ -232,7 +254,10 @@ def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any
 @_trust_option
 def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tuple[str, ...], accept_all: bool,
          no_diff: bool, trust: bool) -> None:
-    """How each translation stands: sections, placeholders, numbers, glossary, card and game.toml texts."""
+    """How each translation stands: sections, placeholders, numbers, glossary, card and game.toml texts.
+
+    Example: pnp i18n two-ops --lang ja
+    """
     from pnp.commands.i18n import run_i18n
     from pnp.rules.trust import for_this_command
 
@@ -245,7 +270,10 @@ def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tu
 @_build_options
 @_trust_option
 def watch(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
-    """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any)."""
+    """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any).
+
+    Example: pnp watch my-game --what cards
+    """
     from dataclasses import replace
 
     from pnp.commands.build import request_from_options, request_usable, run_build
@@ -266,7 +294,7 @@ def watch(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any
 
 @cli.command(context_settings={"ignore_unknown_options": True})
 @_data_option
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_games)
 @click.argument("position", nargs=-1, type=click.UNPROCESSED)
 @click.option("--lang", default="en", show_default=True, help="Language of the answer.")
 @_trust_option
@@ -287,7 +315,7 @@ def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str, tr
 
 @cli.command(name="trust")
 @_data_option
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=_complete_games)
 @click.option("--revoke", is_flag=True, help="Forget the games named: their code asks again.")
 @click.option("--list", "listing", is_flag=True, help="Show the trusted game folders.")
 def trust_games(data: Path | None, games: tuple[str, ...], revoke: bool, listing: bool) -> None:
@@ -295,6 +323,8 @@ def trust_games(data: Path | None, games: tuple[str, ...], revoke: bool, listing
 
     GAMES are game ids under --data, or paths to game folders; none means those found, as for
     `pnp check`. Any later change to the code asks again. Read the code first: it runs as you.
+
+    Example: pnp trust my-game
     """
     from pnp.commands.trust import run_trust
 
@@ -302,14 +332,18 @@ def trust_games(data: Path | None, games: tuple[str, ...], revoke: bool, listing
 
 
 @cli.command()
-@click.option("--paper", type=PaperParam(), default="a4", show_default=True)
+@click.option("--paper", type=PaperParam(), default="a4", show_default=True,
+              help="Paper the sheet is printed on: one you build cards for (a4, letter... or WIDTHxHEIGHT in mm).")
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How your printer flips duplex pages.")
 @click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).",
               callback=lambda _ctx, _param, value: _calibration_language(value))
 @_out_option
 def calibrate(paper: str, duplex_edge: str, lang: str, out: Path | None) -> None:
-    """Print a duplex test sheet to measure how far your printer shifts the backs."""
+    """Print a duplex test sheet to measure how far your printer shifts the backs.
+
+    Example: pnp calibrate --paper letter --duplex-edge short
+    """
     from pnp.commands.calibrate import run_calibrate
 
     sys.exit(run_calibrate(paper, duplex_edge, lang, out))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from pnp.cli import cli
@@ -165,3 +166,27 @@ def test_building_an_unknown_game_fails_without_a_summary(tmp_path: Path) -> Non
     result = CliRunner().invoke(cli, ["build", "--data", str(DATA), "nosuchgame", "--out", str(tmp_path)])
     assert result.exit_code == 1
     assert "no game 'nosuchgame'" in result.output and "wrote" not in result.output
+
+
+def _completions(line: str) -> list[str]:
+    words = line.split()
+    result = CliRunner().invoke(cli, [], prog_name="pnp", env={
+        "_PNP_COMPLETE": "bash_complete", "COMP_WORDS": line, "COMP_CWORD": str(len(words) - (0 if line.endswith(" ")
+                                                                                             else 1))})
+    return [entry.split(",", 1)[1] for entry in result.output.splitlines()]
+
+
+def test_game_ids_complete_for_games_arguments() -> None:
+    assert _completions(f"pnp check --data {DATA} t") == ["take-over-that-job", "two-ops"]
+    assert _completions(f"pnp build --data {DATA} ru") == ["rudy"]
+    assert "gadget-trick" in _completions(f"pnp watch --data {DATA} ")
+    assert _completions(f"pnp solve --data {DATA} two") == ["two-ops"]
+
+
+def test_every_command_shows_an_example_and_every_option_says_what_it_is() -> None:
+    for name, command in cli.commands.items():
+        result = CliRunner().invoke(cli, [name, "--help"], terminal_width=200)
+        assert f"pnp {name} " in result.output.split("Options:")[0], (name, result.output)
+        for param in command.params:
+            if isinstance(param, click.Option):  # calibrate --paper had none
+                assert param.help, f"pnp {name} {param.opts[0]} has no help"
