@@ -10,10 +10,11 @@ from typing import Any
 import click
 
 from pnp import __version__
+from pnp.model.project import WHAT_CHOICES as PROJECT_WHAT
 from pnp.render.sheets.paper import PAPER_SIZES
 
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
-WHAT_CHOICES = ["cards", "fold", "lowink", "calibration", "png", "singles", "rules", "aid"]
+WHAT_CHOICES = list(PROJECT_WHAT)
 
 
 class OffsetParam(click.ParamType):
@@ -191,7 +192,8 @@ def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Pat
 BUILD_OPTIONS = [
     click.option("--only", "only", multiple=True, metavar="CARD-ID",
                  help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it."),
-    click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.",
+    click.option("--bleed", type=click.FloatRange(0, 10), default=None,
+                 help="Bleed in mm (default: 3, or the project's pnp.toml).",
                  callback=lambda _ctx, _param, value: _finite(value, "--bleed")),
     click.option("--duplex-edge", type=click.Choice(["long", "short"]), default=None,
                  help="How your printer flips duplex pages (default: long, or the printer profile's)."),
@@ -202,7 +204,7 @@ BUILD_OPTIONS = [
                  help="Use a printer profile from printers.toml (duplex edge and back offset)."),
     click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed, and a contact sheet."),
     click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-                 help="Processes to build with (default: the number of cores)."),
+                 help="Processes to build with (default: the number of cores, or pnp.toml's jobs)."),
     click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date."),
     click.option("--recompress", is_flag=True,
                  help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds."),

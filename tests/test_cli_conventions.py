@@ -190,3 +190,69 @@ def test_every_command_shows_an_example_and_every_option_says_what_it_is() -> No
         for param in command.params:
             if isinstance(param, click.Option):  # calibrate --paper had none
                 assert param.help, f"pnp {name} {param.opts[0]} has no help"
+
+
+def _project(tmp_path: Path, monkeypatch, text: str, name: str = "pnp.toml") -> Path:
+    """A project folder holding data/two-ops and a defaults file, as the working folder."""
+    import shutil
+
+    shutil.copytree(DATA / "two-ops", tmp_path / "data" / "two-ops")
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _dry(*options: str):
+    return CliRunner().invoke(cli, ["build", "--dry-run", *options])
+
+
+def test_project_defaults_apply_and_options_override_them(tmp_path: Path, monkeypatch) -> None:
+    _project(tmp_path, monkeypatch, 'papers = ["letter"]\nlanguages = ["ja"]\nwhat = ["cards"]\nout = "prints"\n')
+    result = _dry()
+    assert result.exit_code == 0, result.output
+    listed_paths = [line for line in result.output.splitlines() if line.startswith("would build prints/")]
+    assert listed_paths == ["would build prints/two-ops/ja/letter/cards-deck.pdf: new"], result.output
+    overridden = _dry("--paper", "a4", "--lang", "en", "--what", "fold", "--out", "elsewhere")
+    assert "would build elsewhere/two-ops/en/a4/cards-deck-fold.pdf: new" in overridden.output, overridden.output
+    assert "prints/" not in overridden.output
+
+
+def test_project_defaults_are_found_from_inside_a_game_folder(tmp_path: Path, monkeypatch) -> None:
+    _project(tmp_path, monkeypatch, 'papers = ["a4"]\nlanguages = ["en"]\nwhat = ["fold"]\nbleed = 0\n')
+    monkeypatch.chdir(tmp_path / "data" / "two-ops" / "cards")
+    result = _dry()
+    assert "would build ../../../output/two-ops/en/a4/cards-deck-fold.pdf: new" in result.output, result.output
+
+
+def test_project_defaults_in_a_pyproject_tool_pnp_table(tmp_path: Path, monkeypatch) -> None:
+    _project(tmp_path, monkeypatch, '[project]\nname = "games"\n\n[tool.pnp]\npapers = ["a4"]\nlanguages = ["en"]\n'
+             'what = ["cards"]\njobs = 2\n', name="pyproject.toml")
+    result = _dry()
+    assert "would build output/two-ops/en/a4/cards-deck.pdf: new" in result.output, result.output
+    from pnp.commands.build import request_from_options
+
+    options = cli.commands["build"].make_context("build", []).params
+    assert request_from_options((), options).jobs == 2
+    assert request_from_options((), {**options, "jobs": 1}).jobs == 1
+
+
+def test_a_bad_project_file_is_an_error_at_its_line_for_check_and_build(tmp_path: Path, monkeypatch) -> None:
+    _project(tmp_path, monkeypatch, 'papers = ["a4"]\n\nbleed = "3mm"\nprinterr = "home"\njobs = 0\n')
+    check = CliRunner().invoke(cli, ["check", "two-ops"])
+    assert check.exit_code == 1
+    assert "pnp.toml:3: error: bleed: expected mm from 0 to 10, found '3mm'" in check.output, check.output
+    assert "pnp.toml:4: warning: printerr: unknown key (ignored)" in check.output
+    assert "did you mean 'printer'?" in check.output
+    assert "pnp.toml:5: error: jobs: must be at least 1" in check.output
+    build = _dry()
+    assert build.exit_code == 1 and "pnp.toml:3: error" in build.output and "would build" not in build.output
+
+
+def test_a_project_file_with_a_warning_only_still_builds(tmp_path: Path, monkeypatch) -> None:
+    _project(tmp_path, monkeypatch, 'papers = ["a4"]\nlanguages = ["en"]\nwhat = ["cards"]\nfollow_links = true\n'
+             'colour = "red"\n')
+    result = _dry()
+    assert result.exit_code == 0 and "pnp.toml:5: warning: colour: unknown key" in result.output, result.output
+    assert "would build 1 output(s)" in result.output
+    json_check = CliRunner().invoke(cli, ["check", "two-ops", "--format", "json", "--strict"])
+    assert json_check.exit_code == 1 and '"line": 5' in json_check.output

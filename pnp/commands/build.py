@@ -13,6 +13,7 @@ from pnp.commands.console import NORMAL, QUIET, VERBOSE, echo, verbose, verbosit
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
 from pnp.commands.progress import BuildProgress, shown
+from pnp.commands.project_defaults import project_defaults
 from pnp.compose.data_aids import NO_AID_FIX
 from pnp.diagnostics import Diagnostic, Report
 from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
@@ -20,6 +21,7 @@ from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
+from pnp.model.project import ProjectDefaults
 from pnp.rules import rules_or_none
 from pnp.validate import check_game
 from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Job, Unit, plan_game
@@ -70,19 +72,38 @@ def request_from_options(games: tuple[str, ...], options: dict[str, Any]) -> Bui
     one function, so the two commands cannot read them differently."""
     from pnp.render.cards.card_pdf import PrintOptions
 
-    what = tuple(options["what"])
-    duplex_edge, back_offset = printer_settings(options["printer"], options["duplex_edge"], options["back_offset"])
+    defaults = _project_defaults()
+    what = tuple(options["what"]) or defaults.what
+    printer = options["printer"] or defaults.printer
+    duplex_edge, back_offset = printer_settings(printer, options["duplex_edge"], options["back_offset"])
+    bleed = options["bleed"] if options["bleed"] is not None else defaults.bleed
     build_options = BuildOptions(
-        print=PrintOptions(bleed_mm=options["bleed"], duplex_edge=duplex_edge, back_offset_mm=back_offset,
+        print=PrintOptions(bleed_mm=3.0 if bleed is None else bleed, duplex_edge=duplex_edge,
+                           back_offset_mm=back_offset,
                            only=tuple(options["only"]), recompress=options["recompress"],
                            max_dpi=options["max_dpi"]),
         png=options["png"] or "png" in what, force=options["force"])
     if options["quiet"] and options["verbose"]:
         raise click.UsageError("-q/--quiet and -v/--verbose: give one")
     level = QUIET if options["quiet"] else VERBOSE if options["verbose"] else NORMAL
-    return BuildRequest(games=games, languages=tuple(options["languages"]), papers=tuple(options["papers"]),
-                        out=options["out"], options=build_options, what=what, jobs=options["jobs"],
+    return BuildRequest(games=games, languages=tuple(options["languages"]) or defaults.languages,
+                        papers=tuple(options["papers"]) or defaults.papers,
+                        out=options["out"] if options["out"] is not None else defaults.out,
+                        options=build_options, what=what, jobs=options["jobs"] or defaults.jobs,
                         verbosity=level, dry_run=options.get("dry_run", False))
+
+
+def _project_defaults() -> ProjectDefaults:
+    """pnp.toml's defaults; its warnings said, and on an error in it, nothing built (exit 1): a bleed
+    of "3mm" read as no bleed at all would print sheets nobody asked for."""
+    report = Report()
+    defaults = project_defaults(report)
+    for diagnostic in report.diagnostics:
+        echo(diagnostic.format(Path.cwd()), err=True)
+    if report.errors:
+        echo("nothing built: fix the project's defaults above (pnp check says them too)", err=True, error=True)
+        raise SystemExit(1)
+    return defaults
 
 
 def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) -> list[str]:

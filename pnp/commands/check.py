@@ -8,6 +8,7 @@ import click
 
 from pnp.commands.console import echo
 from pnp.commands.languages import language_fix
+from pnp.commands.project_defaults import project_defaults
 from pnp.commands.sheet_counts import HEADER, papers_too_small, sheet_records, sheet_rows
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
@@ -27,10 +28,11 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
     root = data_dir(data)
     report = Report()
     folders = resolve_games(root, games, report, explicit_data=data is not None)
+    project_defaults(report)  # pnp.toml is an input like any other: its findings are the project's own
     if output == "text":
         for diagnostic in report.diagnostics:
             echo(diagnostic.format(Path.cwd()), err=True)
-    failed = bool(report.errors)
+    failed = report.failed(strict)  # an unknown key in pnp.toml fails --strict, as one in game.toml does
     total = {"errors": 0, "warnings": 0, "notes": 0}
     checked: list[tuple[str, Report, list[dict[str, object]]]] = []
     results = []
