@@ -158,14 +158,16 @@ def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | N
 @cli.command(name="list")
 @_data_option
 @click.option("--lang", default=None, help="Language for titles (default: each game's source language).")
-def list_games(data: Path | None, lang: str | None) -> None:
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one document of the games (README: JSON output).")
+def list_games(data: Path | None, lang: str | None, output: str) -> None:
     """List the games found, with players and components.
 
     Example: pnp list --lang ja
     """
     from pnp.commands.listing import run_list
 
-    sys.exit(run_list(data, lang))
+    sys.exit(run_list(data, lang, output))
 
 
 @cli.command()
@@ -228,6 +230,8 @@ def _build_options(function: Callable[..., Any]):
 @_data_option
 @_build_options
 @click.option("--dry-run", is_flag=True, help="List what would be built, and why; write nothing.")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: the build's summary as one document on stdout (README: JSON output).")
 @_trust_option
 def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
     """Build every printable for the games (all games, languages and papers when none are named).
@@ -253,9 +257,11 @@ def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any
 @click.option("--accept-all", is_flag=True,
               help="Record every section, card text and game.toml text --lang has as translated.")
 @click.option("--no-diff", is_flag=True, help="Don't print how stale sections' and texts' sources changed.")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one document of every translation's state (README: JSON output).")
 @_trust_option
 def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tuple[str, ...], accept_all: bool,
-         no_diff: bool, trust: bool) -> None:
+         no_diff: bool, output: str, trust: bool) -> None:
     """How each translation stands: sections, placeholders, numbers, glossary, card and game.toml texts.
 
     Example: pnp i18n two-ops --lang ja
@@ -264,7 +270,7 @@ def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tu
     from pnp.rules.trust import for_this_command
 
     with for_this_command(trust):
-        sys.exit(run_i18n(data, games, lang, accept, accept_all, not no_diff))
+        sys.exit(run_i18n(data, games, lang, accept, accept_all, not no_diff, output))
 
 
 @cli.command()

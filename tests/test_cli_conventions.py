@@ -14,7 +14,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 #: options that only make sense for one of the two: a watch that writes nothing, or prints one document
 #: per rebuild, would be no watch
-BUILD_ONLY = {"dry_run"}
+BUILD_ONLY = {"dry_run", "output"}
 WATCH_ONLY: set[str] = set()
 
 
@@ -256,3 +256,59 @@ def test_a_project_file_with_a_warning_only_still_builds(tmp_path: Path, monkeyp
     assert "would build 1 output(s)" in result.output
     json_check = CliRunner().invoke(cli, ["check", "two-ops", "--format", "json", "--strict"])
     assert json_check.exit_code == 1 and '"line": 5' in json_check.output
+
+
+def _json(*args: str) -> dict:
+    import json
+
+    result = CliRunner().invoke(cli, list(args))
+    document = json.loads(result.stdout)
+    assert document["schema"] == 1, document
+    return document
+
+
+def test_list_json_names_each_game_with_its_components() -> None:
+    games = {game["game"]: game for game in _json("list", "--data", str(DATA), "--format", "json")["games"]}
+    assert set(games) == {"two-ops", "take-over-that-job", "rudy", "gadget-trick"}
+    assert games["two-ops"]["readable"] and games["two-ops"]["components"][0]["count"] == 52
+    assert games["gadget-trick"]["source_language"] == "ja"
+
+
+def test_i18n_json_gives_each_translation_state() -> None:
+    document = _json("i18n", "--data", str(DATA), "two-ops", "--format", "json")
+    (game,) = document["games"]
+    (japanese,) = game["languages"]
+    assert game["game"] == "two-ops" and japanese["lang"] == "ja" and document["failed"] is False
+    assert japanese["sections"]["translated"] > 0 and japanese["card_texts"]
+
+
+def test_check_json_carries_the_schema_and_keeps_its_keys() -> None:
+    document = _json("check", "--data", str(DATA), "nosuch", "--format", "json")
+    assert {"schema", "failed", "general", "games"} <= set(document) and document["failed"] is True
+
+
+def test_build_json_is_the_summary_per_game(tmp_path: Path) -> None:
+    args = ["build", "--data", str(DATA), "two-ops", "--lang", "en", "--paper", "a4", "--what", "cards", "--jobs",
+            "1", "--out", str(tmp_path), "--format", "json"]
+    first = _json(*args)
+    (game,) = first["games"]
+    assert first["written"] == 1 and game["built"] and game["written"][0].endswith("two-ops/en/a4/cards-deck.pdf")
+    again = _json(*args)
+    assert again["written"] == 0 and again["skipped"] == 1 and again["games"][0]["skipped"]
+    failed = _json(*args[:3], "nosuch", "two-ops", *args[4:])
+    assert failed["failed"] is True
+
+
+def test_the_readme_example_of_pnp_toml_has_every_key_and_reads_clean(tmp_path: Path) -> None:
+    from pnp.diagnostics import Report
+    from pnp.load.project_file import ProjectFile
+    from pnp.load.toml_lines import parse_toml
+    from pnp.model.project import PROJECT_KEYS, read_project
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    start = text.index("```toml", text.index("### Project defaults")) + len("```toml")
+    doc = parse_toml(text[start:text.index("```", start)], tmp_path / "pnp.toml")
+    report = Report()
+    defaults = read_project(ProjectFile(doc, ()), report)
+    assert not report.diagnostics, report.diagnostics
+    assert set(doc.data) == set(PROJECT_KEYS) and defaults.bleed == 3.175

@@ -46,6 +46,7 @@ class BuildRequest:
     jobs: int | None = None
     verbosity: int = NORMAL  # QUIET: errors only; VERBOSE: what is rebuilt and why, what is skipped
     dry_run: bool = False  # say what would be built, and why; build nothing
+    output: str = "text"  # "json": the summary as one document on stdout (pnp.commands.json_output)
 
 
 def printer_settings(printer: str | None, duplex_edge: str | None,
@@ -90,7 +91,8 @@ def request_from_options(games: tuple[str, ...], options: dict[str, Any]) -> Bui
                         papers=tuple(options["papers"]) or defaults.papers,
                         out=options["out"] if options["out"] is not None else defaults.out,
                         options=build_options, what=what, jobs=options["jobs"] or defaults.jobs,
-                        verbosity=level, dry_run=options.get("dry_run", False))
+                        verbosity=level, dry_run=options.get("dry_run", False),
+                        output=options.get("output", "text"))
 
 
 def _project_defaults() -> ProjectDefaults:
@@ -189,12 +191,16 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}
     lacking: list[str] = []  # outputs a game does not get, and why: in the summary, not as warnings
+    not_built: dict[str, str] = {}  # for --format json: the games not built, or built in part, and why
     for folder in folders:
         planned = _plan_checked(folder, request, lacking)
         if planned is None:
             failed = True
+            not_built[folder.name] = f"errors: fix them (pnp check {game_argument(folder)})"
             continue
         game, game_units, whole = planned
+        if not whole:
+            not_built[game.id] = f"in part: errors in some texts (pnp check {game_argument(folder)})"
         failed = failed or not whole
         loaded[game.path] = game
         units.extend(game_units)
@@ -211,14 +217,27 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
     if verbose():
         _say_why(units, request.options.force)
     summary = BuildSummary()
-    run_units(units, summary, request.jobs, loaded, BuildProgress())
+    json_out = request.output == "json"
+    run_units(units, summary, request.jobs, loaded, None if json_out else BuildProgress())
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
         echo(diagnostic.format(Path.cwd()), err=True)
+    failed = failed or bool(summary.report.errors)
+    if json_out:
+        from pnp.commands.json_output import build_record
+
+        not_made: dict[str, list[str]] = {}
+        for line in lacking:  # "<game id>: no aid: ..."
+            game_id, _, why = line.partition(": ")
+            not_made.setdefault(game_id, []).append(why)
+        click.echo(build_record(request.out, [folder.name for folder in folders], summary.written, summary.skipped,
+                                not_built, not_made, summary.report.diagnostics, summary.issues, failed,
+                                Path.cwd()))
+        return 1 if failed else 0
     for line in lacking:
         echo(line)
     echo(summary.describe(Path.cwd(), request.out))
-    return 1 if failed or summary.report.errors else 0
+    return 1 if failed else 0
 
 
 def stale_jobs(units: Iterable[Unit], force: bool) -> Iterable[tuple[Job, str | None]]:
