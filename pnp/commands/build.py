@@ -75,7 +75,7 @@ def request_from_options(games: tuple[str, ...], options: dict[str, Any]) -> Bui
 
     defaults = _project_defaults()
     what = tuple(options["what"]) or defaults.what
-    printer = options["printer"] or defaults.printer
+    printer = options["printer"] if options["printer"] is not None else defaults.printer  # "" is an error there
     duplex_edge, back_offset = printer_settings(printer, options["duplex_edge"], options["back_offset"])
     bleed = options["bleed"] if options["bleed"] is not None else defaults.bleed
     build_options = BuildOptions(
