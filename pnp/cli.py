@@ -10,10 +10,11 @@ from typing import Any
 import click
 
 from pnp import __version__
+from pnp.model.project import WHAT_CHOICES as PROJECT_WHAT
 from pnp.render.sheets.paper import PAPER_SIZES
 
 DATA_HELP = "Folder holding one sub-folder per game (default: ./data)."
-WHAT_CHOICES = ["cards", "fold", "lowink", "calibration", "png", "singles", "rules", "aid"]
+WHAT_CHOICES = list(PROJECT_WHAT)
 
 
 class OffsetParam(click.ParamType):
@@ -61,6 +62,17 @@ class PaperParam(click.ParamType):
         return paper_key(paper)
 
 
+def _complete_games(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of GAMES: the game ids under --data (or ./data) that begin as typed."""
+    from pnp.load.game_folder import data_dir, discover
+
+    try:
+        folders = discover(data_dir(ctx.params.get("data")))
+    except OSError:
+        return []
+    return [folder.name for folder in folders if folder.name.startswith(incomplete)]
+
+
 _out_option = click.option(
     "--out", type=click.Path(path_type=Path, file_okay=False), default=None,
     help="Output folder (default: output/ beside data/, wherever in the project pnp runs).")
@@ -80,7 +92,7 @@ def _trust_option(function: Callable[..., Any]):
 def _games_languages_papers_what(function: Callable[..., Any]):
     """What to build, the same for `pnp build` and `pnp watch`."""
     for option in reversed([
-        click.argument("games", nargs=-1),
+        click.argument("games", nargs=-1, shell_complete=_complete_games),
         click.option("--lang", "languages", multiple=True, help="Languages to build (default: all the game ships in)."),
         click.option("--paper", "papers", multiple=True, type=PaperParam(),
                      help=f"Papers to build: {', '.join(PAPER_SIZES)} or WIDTHxHEIGHT in mm (default: a4 and "
@@ -93,15 +105,35 @@ def _games_languages_papers_what(function: Callable[..., Any]):
     return function
 
 
+def _set_colour(ctx: click.Context, _param: click.Parameter, value: bool | None) -> None:
+    """--color / --no-color, over NO_COLOR and over whether the output is a terminal."""
+    if value is not None:
+        ctx.color = value
+
+
+#: on the group and on every command: `pnp --no-color check` and `pnp check --no-color` alike
+COLOUR_OPTION = click.Option(["--color/--no-color"], default=None, expose_value=False, is_eager=True,
+                             callback=_set_colour,
+                             help="Colour errors, warnings and notes (default: on a terminal, unless NO_COLOR is set).")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Print-and-play card sheets, player aids and rulebooks from plain game data."""
+    import os
+
+    if ctx.color is None and os.environ.get("NO_COLOR"):  # https://no-color.org: any value but empty
+        ctx.color = False
+
+
+cli.params.append(COLOUR_OPTION)
 
 
 @cli.command()
 @_data_option
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=_complete_games)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (notes never fail).")
 @click.option("--lang", default=None,
               help="Language for titles in the report (default: en, or each game's source language).")
@@ -113,6 +145,8 @@ def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | N
     """Check that each game's components, setup and examples add up.
 
     GAMES are game ids under --data, or paths to game folders; none means all.
+
+    Example: pnp check two-ops --strict
     """
     from pnp.commands.check import run_check
     from pnp.rules.trust import for_this_command
@@ -124,11 +158,16 @@ def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | N
 @cli.command(name="list")
 @_data_option
 @click.option("--lang", default=None, help="Language for titles (default: each game's source language).")
-def list_games(data: Path | None, lang: str | None) -> None:
-    """List the games found, with players and components."""
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one document of the games (README: JSON output).")
+def list_games(data: Path | None, lang: str | None, output: str) -> None:
+    """List the games found, with players and components.
+
+    Example: pnp list --lang ja
+    """
     from pnp.commands.listing import run_list
 
-    sys.exit(run_list(data, lang))
+    sys.exit(run_list(data, lang, output))
 
 
 @cli.command()
@@ -141,52 +180,67 @@ def list_games(data: Path | None, lang: str | None) -> None:
 @click.option("--rules", "rules", is_flag=True,
               help="Also write rules.py (the game's own check, aid table and example kind) and examples.toml.")
 def new(data: Path | None, game_id: str, languages: tuple[str, ...], images: Path | None, rules: bool) -> None:
-    """Start a new game folder: a commented manifest, a card list and (English, Japanese) rule texts."""
+    """Start a new game folder: a commented manifest, a card list and (English, Japanese) rule texts.
+
+    Example: pnp new my-game --lang en --lang ja
+    """
     from pnp.commands.scaffold import run_new
 
     sys.exit(run_new(data, game_id, languages, images, rules))
 
 
+#: the options of `pnp build`, which `pnp watch` takes too: one list, so that the two cannot drift
+#: (tests/test_cli_conventions.py holds them equal)
+BUILD_OPTIONS = [
+    click.option("--only", "only", multiple=True, metavar="CARD-ID",
+                 help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it."),
+    click.option("--bleed", type=click.FloatRange(0, 10), default=None,
+                 help="Bleed in mm (default: 3, or the project's pnp.toml).",
+                 callback=lambda _ctx, _param, value: _finite(value, "--bleed")),
+    click.option("--duplex-edge", type=click.Choice(["long", "short"]), default=None,
+                 help="How your printer flips duplex pages (default: long, or the printer profile's)."),
+    click.option("--back-offset", type=OffsetParam(), default=None, metavar="X,Y",
+                 help="Shift backs by X,Y mm to cancel duplex drift, read off `pnp calibrate` (default: 0,0, "
+                      "or the printer profile's)."),
+    click.option("--printer", default=None, metavar="NAME",
+                 help="Use a printer profile from printers.toml (duplex edge and back offset)."),
+    click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed, and a contact sheet."),
+    click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+                 help="Processes to build with (default: the number of cores, or pnp.toml's jobs)."),
+    click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date."),
+    click.option("--recompress", is_flag=True,
+                 help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds."),
+    click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
+                 help="Resample card art that would print finer than this (smaller PDFs; art is decoded)."),
+    click.option("--quiet", "-q", is_flag=True, help="Print errors only."),
+    click.option("--verbose", "-v", is_flag=True,
+                 help="Say what is rebuilt and why (which input changed, new, forced), and what is skipped."),
+]
+
+
+def _build_options(function: Callable[..., Any]):
+    """Every option of `pnp build` that `pnp watch` takes for its rebuilds (all of them but --dry-run)."""
+    function = _games_languages_papers_what(function)
+    for option in reversed(BUILD_OPTIONS):
+        function = option(function)
+    return _out_option(function)
+
+
 @cli.command()
 @_data_option
-@_games_languages_papers_what
-@click.option("--only", "only", multiple=True, metavar="CARD-ID",
-              help="Reprint only these cards (repeat for several), e.g. the one that got coffee on it.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.",
-              callback=lambda _ctx, _param, value: _finite(value, "--bleed"))
-@click.option("--duplex-edge", type=click.Choice(["long", "short"]), default=None,
-              help="How your printer flips duplex pages (default: long, or the printer profile's).")
-@click.option("--back-offset", type=OffsetParam(), default=None, metavar="X,Y",
-              help="Shift backs by X,Y mm to cancel duplex drift, read off `pnp calibrate` (default: 0,0, "
-                   "or the printer profile's).")
-@click.option("--printer", default=None, metavar="NAME",
-              help="Use a printer profile from printers.toml (duplex edge and back offset).")
-@click.option("--png", is_flag=True, help="Also write one 300 dpi PNG per card with bleed, and a contact sheet.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes to build with (default: the number of cores).")
-@click.option("--force", is_flag=True, help="Rebuild outputs even when they are up to date.")
-@click.option("--recompress", is_flag=True,
-              help="Re-deflate PNG card art at the highest level: smaller PDFs, slower builds.")
-@click.option("--max-dpi", type=click.IntRange(72, 2400), default=None, metavar="DPI",
-              help="Resample card art that would print finer than this (smaller PDFs; art is decoded).")
-@_out_option
+@_build_options
+@click.option("--dry-run", is_flag=True, help="List what would be built, and why; write nothing.")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: the build's summary as one document on stdout (README: JSON output).")
 @_trust_option
-def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          what: tuple[str, ...], only: tuple[str, ...], bleed: float, duplex_edge: str | None,
-          back_offset: tuple[float, float] | None, printer: str | None, png: bool, jobs: int | None, force: bool,
-          recompress: bool, max_dpi: int | None, out: Path | None, trust: bool) -> None:
-    """Build every printable for the games (all games, languages and papers when none are named)."""
-    from pnp.commands.build import BuildRequest, printer_settings, run_build
-    from pnp.render.cards.card_pdf import PrintOptions
-    from pnp.write.jobs import BuildOptions
+def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
+    """Build every printable for the games (all games, languages and papers when none are named).
 
-    duplex_edge, back_offset = printer_settings(printer, duplex_edge, back_offset)
-    options = BuildOptions(print=PrintOptions(bleed_mm=bleed, duplex_edge=duplex_edge,
-                                              back_offset_mm=back_offset, only=only, recompress=recompress,
-                                              max_dpi=max_dpi),
-                           png=png or "png" in what, force=force)
-    request = BuildRequest(games=games, languages=languages, papers=papers, out=out, options=options, what=what,
-                           jobs=jobs)
+    Example: pnp build two-ops --lang en --paper a4 --what cards
+    """
+    from pnp.commands.build import request_from_options, run_build
+
+    request = request_from_options(games, options)
     from pnp.rules.trust import for_this_command
 
     with for_this_command(trust):
@@ -195,7 +249,7 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
 
 @cli.command()
 @_data_option
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=_complete_games)
 @click.option("--lang", default=None, help="Only this translation (default: every language but the source).")
 @click.option("--accept", "accept", multiple=True, metavar="ID",
               help="Record these sections of --lang as translated from the current source (repeat); also "
@@ -203,46 +257,52 @@ def build(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...],
 @click.option("--accept-all", is_flag=True,
               help="Record every section, card text and game.toml text --lang has as translated.")
 @click.option("--no-diff", is_flag=True, help="Don't print how stale sections' and texts' sources changed.")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one document of every translation's state (README: JSON output).")
 @_trust_option
 def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tuple[str, ...], accept_all: bool,
-         no_diff: bool, trust: bool) -> None:
-    """How each translation stands: sections, placeholders, numbers, glossary, card and game.toml texts."""
+         no_diff: bool, output: str, trust: bool) -> None:
+    """How each translation stands: sections, placeholders, numbers, glossary, card and game.toml texts.
+
+    Example: pnp i18n two-ops --lang ja
+    """
     from pnp.commands.i18n import run_i18n
     from pnp.rules.trust import for_this_command
 
     with for_this_command(trust):
-        sys.exit(run_i18n(data, games, lang, accept, accept_all, not no_diff))
+        sys.exit(run_i18n(data, games, lang, accept, accept_all, not no_diff, output))
 
 
 @cli.command()
 @_data_option
-@_games_languages_papers_what
-@_out_option
+@_build_options
 @_trust_option
-def watch(data: Path | None, games: tuple[str, ...], languages: tuple[str, ...], papers: tuple[str, ...],
-          what: tuple[str, ...], out: Path | None, trust: bool) -> None:
-    """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any)."""
-    from pnp.commands.build import BuildRequest, request_usable, run_build
+def watch(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
+    """Rebuild what a saved file affects, until Ctrl-C (only the games named, if any).
+
+    Example: pnp watch my-game --what cards
+    """
+    from dataclasses import replace
+
+    from pnp.commands.build import request_from_options, request_usable, run_build
     from pnp.commands.watch import run_watch
     from pnp.load.game_folder import data_dir
-    from pnp.write.jobs import BuildOptions
 
-    def request(names: tuple[str, ...]) -> BuildRequest:
-        return BuildRequest(games=names, languages=languages, papers=papers, out=out,
-                            options=BuildOptions(png="png" in what), what=what)
-
+    request = request_from_options(games, options)
     from pnp.rules.trust import for_this_command
 
-    if not request_usable(data, request(games)):
+    if not request_usable(data, request):
         sys.exit(1)
-    with for_this_command(trust):
-        sys.exit(run_watch(data_dir(data), lambda names: run_build(data, request(names)), games,
+    from pnp.commands.console import verbosity
+
+    with for_this_command(trust), verbosity(request.verbosity):
+        sys.exit(run_watch(data_dir(data), lambda names: run_build(data, replace(request, games=names)), games,
                            explicit_data=data is not None))
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})
 @_data_option
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_games)
 @click.argument("position", nargs=-1, type=click.UNPROCESSED)
 @click.option("--lang", default="en", show_default=True, help="Language of the answer.")
 @_trust_option
@@ -263,7 +323,7 @@ def solve(data: Path | None, game: str, position: tuple[str, ...], lang: str, tr
 
 @cli.command(name="trust")
 @_data_option
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=_complete_games)
 @click.option("--revoke", is_flag=True, help="Forget the games named: their code asks again.")
 @click.option("--list", "listing", is_flag=True, help="Show the trusted game folders.")
 def trust_games(data: Path | None, games: tuple[str, ...], revoke: bool, listing: bool) -> None:
@@ -271,6 +331,8 @@ def trust_games(data: Path | None, games: tuple[str, ...], revoke: bool, listing
 
     GAMES are game ids under --data, or paths to game folders; none means those found, as for
     `pnp check`. Any later change to the code asks again. Read the code first: it runs as you.
+
+    Example: pnp trust my-game
     """
     from pnp.commands.trust import run_trust
 
@@ -278,14 +340,18 @@ def trust_games(data: Path | None, games: tuple[str, ...], revoke: bool, listing
 
 
 @cli.command()
-@click.option("--paper", type=PaperParam(), default="a4", show_default=True)
+@click.option("--paper", type=PaperParam(), default="a4", show_default=True,
+              help="Paper the sheet is printed on: one you build cards for (a4, letter... or WIDTHxHEIGHT in mm).")
 @click.option("--duplex-edge", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How your printer flips duplex pages.")
 @click.option("--lang", default="en", show_default=True, help="Language of the instructions (en, ja).",
               callback=lambda _ctx, _param, value: _calibration_language(value))
 @_out_option
 def calibrate(paper: str, duplex_edge: str, lang: str, out: Path | None) -> None:
-    """Print a duplex test sheet to measure how far your printer shifts the backs."""
+    """Print a duplex test sheet to measure how far your printer shifts the backs.
+
+    Example: pnp calibrate --paper letter --duplex-edge short
+    """
     from pnp.commands.calibrate import run_calibrate
 
     sys.exit(run_calibrate(paper, duplex_edge, lang, out))
@@ -309,6 +375,10 @@ def _calibration_language(lang: str) -> str:
         raise click.BadParameter(f"{clipped(lang, 40)!r}: the calibration sheet is written in {written_in} only",
                                  param_hint="'--lang'")
     return lang
+
+
+for _command in cli.commands.values():
+    _command.params.append(COLOUR_OPTION)
 
 
 def main() -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from pnp.commands.console import NORMAL, QUIET, VERBOSE, echo, verbose, verbosity
 from pnp.commands.environment import environment_usable
 from pnp.commands.languages import language_fix
+from pnp.commands.progress import BuildProgress, shown
+from pnp.commands.project_defaults import project_defaults
 from pnp.compose.data_aids import NO_AID_FIX
 from pnp.diagnostics import Diagnostic, Report
 from pnp.load.game_folder import data_dir, default_output, game_argument, outputs_among_inputs, resolve_games
@@ -18,10 +21,12 @@ from pnp.load.rule_files import SOURCES_SUFFIX, rules_folder
 from pnp.model.build import load_game
 from pnp.model.fields import closest
 from pnp.model.game import Game
+from pnp.model.project import ProjectDefaults
 from pnp.rules import rules_or_none
 from pnp.validate import check_game
 from pnp.write.jobs import WHAT_DOCUMENTS, BuildOptions, Job, Unit, plan_game
 from pnp.write.runner import BuildSummary, all_fresh, run_units
+from pnp.write.stamps import StampStore
 
 if TYPE_CHECKING:
     from pnp.rules.base import GameRules
@@ -39,6 +44,9 @@ class BuildRequest:
     options: BuildOptions
     what: tuple[str, ...] = ()
     jobs: int | None = None
+    verbosity: int = NORMAL  # QUIET: errors only; VERBOSE: what is rebuilt and why, what is skipped
+    dry_run: bool = False  # say what would be built, and why; build nothing
+    output: str = "text"  # "json": the summary as one document on stdout (pnp.commands.json_output)
 
 
 def printer_settings(printer: str | None, duplex_edge: str | None,
@@ -53,11 +61,51 @@ def printer_settings(printer: str | None, duplex_edge: str | None,
             profile = load_profile(printer)
         except DataError as exc:
             for diagnostic in getattr(exc, "diagnostics", [exc.diagnostic]):
-                click.echo(diagnostic.format(Path.cwd()), err=True)
+                echo(diagnostic.format(Path.cwd()), err=True)
             raise SystemExit(2) from None
     edge = duplex_edge or (profile.duplex_edge if profile else None) or "long"
     offset = back_offset or (profile.back_offset if profile else None) or (0.0, 0.0)
     return edge, offset
+
+
+def request_from_options(games: tuple[str, ...], options: dict[str, Any]) -> BuildRequest:
+    """The build `pnp build` and `pnp watch` ask for, from the options they share (pnp.cli.BUILD_OPTIONS):
+    one function, so the two commands cannot read them differently."""
+    from pnp.render.cards.card_pdf import PrintOptions
+
+    defaults = _project_defaults()
+    what = tuple(options["what"]) or defaults.what
+    printer = options["printer"] if options["printer"] is not None else defaults.printer  # "" is an error there
+    duplex_edge, back_offset = printer_settings(printer, options["duplex_edge"], options["back_offset"])
+    bleed = options["bleed"] if options["bleed"] is not None else defaults.bleed
+    build_options = BuildOptions(
+        print=PrintOptions(bleed_mm=3.0 if bleed is None else bleed, duplex_edge=duplex_edge,
+                           back_offset_mm=back_offset,
+                           only=tuple(options["only"]), recompress=options["recompress"],
+                           max_dpi=options["max_dpi"]),
+        png=options["png"] or "png" in what, force=options["force"])
+    if options["quiet"] and options["verbose"]:
+        raise click.UsageError("-q/--quiet and -v/--verbose: give one")
+    level = QUIET if options["quiet"] else VERBOSE if options["verbose"] else NORMAL
+    return BuildRequest(games=games, languages=tuple(options["languages"]) or defaults.languages,
+                        papers=tuple(options["papers"]) or defaults.papers,
+                        out=options["out"] if options["out"] is not None else defaults.out,
+                        options=build_options, what=what, jobs=options["jobs"] or defaults.jobs,
+                        verbosity=level, dry_run=options.get("dry_run", False),
+                        output=options.get("output", "text"))
+
+
+def _project_defaults() -> ProjectDefaults:
+    """pnp.toml's defaults; its warnings said, and on an error in it, nothing built (exit 1): a bleed
+    of "3mm" read as no bleed at all would print sheets nobody asked for."""
+    report = Report()
+    defaults = project_defaults(report)
+    for diagnostic in report.diagnostics:
+        echo(diagnostic.format(Path.cwd()), err=True)
+    if report.errors:
+        echo("nothing built: fix the project's defaults above (pnp check says them too)", err=True, error=True)
+        raise SystemExit(1)
+    return defaults
 
 
 def documents_for(game: Game, rules: GameRules | None, what: tuple[str, ...]) -> list[str]:
@@ -103,13 +151,13 @@ def request_folders(data: Path | None, request: BuildRequest) -> tuple[list[Path
     report = Report()
     folders = resolve_games(data_dir(data), request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+        echo(diagnostic.format(Path.cwd()), err=True)
     among = outputs_among_inputs(request.out, folders)
     if among is not None:
-        click.echo(f"error: --out {request.out} puts the outputs among the files of the game folder {among}, "
-                   "which are its inputs: each build would change what the next one reads", err=True)
-        click.echo("    fix: build into a folder outside the game folders (the default is output/ beside data/)",
-                   err=True)
+        echo(f"error: --out {request.out} puts the outputs among the files of the game folder {among}, "
+             "which are its inputs: each build would change what the next one reads", err=True)
+        echo("    fix: build into a folder outside the game folders (the default is output/ beside data/)",
+             err=True, error=True)
         return None
     return folders, not report.errors
 
@@ -127,21 +175,32 @@ def request_usable(data: Path | None, request: BuildRequest) -> bool:
 
 
 def run_build(data: Path | None, request: BuildRequest) -> int:
+    with verbosity(request.verbosity):
+        return _run_build(data, request)
+
+
+def _run_build(data: Path | None, request: BuildRequest) -> int:
     request = settled_request(data, request)
     named = request_folders(data, request)
     if named is None:
         return 1
     folders, found = named
+    if not folders:  # "wrote 0 file(s)" under "no game 'nosuch'" read as if something had been done
+        return 1
     failed = not found
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}
     lacking: list[str] = []  # outputs a game does not get, and why: in the summary, not as warnings
+    not_built: dict[str, str] = {}  # for --format json: the games not built, or built in part, and why
     for folder in folders:
         planned = _plan_checked(folder, request, lacking)
         if planned is None:
             failed = True
+            not_built[folder.name] = f"errors: fix them (pnp check {game_argument(folder)})"
             continue
         game, game_units, whole = planned
+        if not whole:
+            not_built[game.id] = f"in part: errors in some texts (pnp check {game_argument(folder)})"
         failed = failed or not whole
         loaded[game.path] = game
         units.extend(game_units)
@@ -149,15 +208,66 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
     if not failed and not _only_names_cards(request.options.print.only, loaded.values()):
         return 1
     failed = not _languages_shipped(request.languages, loaded.values()) or failed
+    assert request.out is not None  # settled
+    if request.dry_run:
+        for line in lacking:
+            echo(line)
+        _dry_run(units, request.out, request.options.force)
+        return 1 if failed else 0
+    if verbose():
+        _say_why(units, request.options.force)
     summary = BuildSummary()
-    run_units(units, summary, request.jobs, loaded)
+    json_out = request.output == "json"
+    run_units(units, summary, request.jobs, loaded, None if json_out else BuildProgress())
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+        echo(diagnostic.format(Path.cwd()), err=True)
+    failed = failed or bool(summary.report.errors)
+    if json_out:
+        from pnp.commands.json_output import build_record
+
+        not_made: dict[str, list[str]] = {}
+        for line in lacking:  # "<game id>: no aid: ..."
+            game_id, _, why = line.partition(": ")
+            not_made.setdefault(game_id, []).append(why)
+        click.echo(build_record(request.out, [folder.name for folder in folders], summary.written, summary.skipped,
+                                not_built, not_made, summary.report.diagnostics, summary.issues, failed,
+                                Path.cwd()))
+        return 1 if failed else 0
     for line in lacking:
-        click.echo(line)
-    click.echo(summary.describe(Path.cwd()))
-    return 1 if failed or summary.report.errors else 0
+        echo(line)
+    echo(summary.describe(Path.cwd(), request.out))
+    return 1 if failed else 0
+
+
+def stale_jobs(units: Iterable[Unit], force: bool) -> Iterable[tuple[Job, str | None]]:
+    """Each job with why it is to be built ("new", "changed: cards/deck.csv", "forced"), or None when
+    it is up to date."""
+    for unit in units:
+        stamps = StampStore(unit.stamp_root)
+        for job in unit.jobs:
+            yield job, "forced (--force)" if force else stamps.why_stale(job.path, job.key, job.inputs)
+
+
+def _say_why(units: list[Unit], force: bool) -> None:
+    """-v: what is rebuilt and why, and what is skipped, before the build."""
+    for job, reason in stale_jobs(units, force):
+        echo(f"rebuilding {shown(job.path)}: {reason}" if reason else f"up to date: {shown(job.path)}")
+
+
+def _dry_run(units: list[Unit], out: Path, force: bool) -> None:
+    """--dry-run: the outputs a build would write, each with why; nothing is written."""
+    building = fresh = 0
+    for job, reason in stale_jobs(units, force):
+        if reason:
+            building += 1
+            echo(f"would build {shown(job.path)}: {reason}")
+        else:
+            fresh += 1
+            if verbose():
+                echo(f"up to date: {shown(job.path)}")
+    echo(f"would build {building} output(s) in {shown(out).rstrip('/')}/"
+         + (f"; {fresh} up to date" if fresh else "") + " (dry run: nothing written)")
 
 
 def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
@@ -168,9 +278,9 @@ def _only_names_cards(only: tuple[str, ...], games: Iterable[Game]) -> bool:
     unknown = [card_id for card_id in dict.fromkeys(only) if card_id not in known]
     for card_id in unknown:
         hint = next((k for k in sorted(known) if k.lower() == card_id.lower()), None) or closest(card_id, known)
-        click.echo(f"error: --only {card_id}: no printed card has that id", err=True)
-        click.echo(f"    fix: {f'did you mean {hint}?' if hint else 'use an id from the card lists'} "
-                   "(nothing was built)", err=True)
+        echo(f"error: --only {card_id}: no printed card has that id", err=True)
+        echo(f"    fix: {f'did you mean {hint}?' if hint else 'use an id from the card lists'} "
+             "(nothing was built)", err=True, error=True)
     return not unknown
 
 
@@ -181,13 +291,13 @@ def _languages_shipped(requested: tuple[str, ...], games: Iterable[Game]) -> boo
     shipped = {lang for game in games for lang in game.languages}
     for lang in dict.fromkeys(requested):
         if lang not in shipped and games:
-            click.echo(f"error: --lang {lang}: no game being built ships in that language", err=True)
-            click.echo(f"    fix: {language_fix(lang, shipped)}", err=True)
+            echo(f"error: --lang {lang}: no game being built ships in that language", err=True)
+            echo(f"    fix: {language_fix(lang, shipped)}", err=True, error=True)
             continue
         without = [game.id for game in games if lang not in game.languages]
         if without:
-            click.echo(f"note: --lang {lang}: not shipped by {', '.join(without)}, which are built without it",
-                       err=True)
+            echo(f"note: --lang {lang}: not shipped by {', '.join(without)}, which are built without it",
+                 err=True)
     return all(lang in shipped for lang in requested) or not games
 
 
@@ -236,32 +346,33 @@ def _plan_checked(folder: Path, request: BuildRequest,
         asked = [lang for lang in languages if lang in held]
         for lang in asked:
             for diagnostic in held[lang]:
-                click.echo(diagnostic.format(Path.cwd()), err=True)
+                echo(diagnostic.format(Path.cwd()), err=True)
         languages = tuple(lang for lang in languages if lang not in held)
         if asked and languages:
-            click.echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
-                       f"{game_argument(folder)}); the rest is built", err=True)
+            echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
+                 f"{game_argument(folder)}); the rest is built", err=True, error=True)
     if (report.errors and not held) or game is None or rules is None or (asked and not languages):
         for diagnostic in [] if held else report.errors:  # a held translation's were said above
-            click.echo(diagnostic.format(Path.cwd()), err=True)
-        click.echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True)
+            echo(diagnostic.format(Path.cwd()), err=True)
+        echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True,
+             error=True)
         return None
     blocked = _rulebooks_in_error(game, texts, languages)
     whole = not blocked and not asked
     if blocked:
         for diagnostic in texts.errors:
             if blocked is ALL_LANGUAGES or _translation_of(game, diagnostic.file) in blocked:
-                click.echo(diagnostic.format(Path.cwd()), err=True)
+                echo(diagnostic.format(Path.cwd()), err=True)
         which = "rulebooks" if blocked is ALL_LANGUAGES else f"{', '.join(sorted(blocked))} rulebooks"
-        click.echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {game_argument(folder)}); "
-                   "the rest is built", err=True)
+        echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {game_argument(folder)}); "
+             "the rest is built", err=True, error=True)
         if blocked is ALL_LANGUAGES:
             what = tuple(choice for choice in what if choice != "rules")
     documents = documents_for(game, rules, what)
     if "aid" in request.what and not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
         # asked for by name, made of nothing: "wrote 0 file(s)" alone left the user guessing why
-        click.echo(f"note: {folder.name}: no player aid: its rules ({game.rules or 'generic'}) give no aid tables "
-                   f"and game.toml declares none (fix: {NO_AID_FIX})", err=True)
+        echo(f"note: {folder.name}: no player aid: its rules ({game.rules or 'generic'}) give no aid tables "
+             f"and game.toml declares none (fix: {NO_AID_FIX})", err=True)
     if lacking is not None and not request.what:  # a whole build: say once what this game does not get, and why
         lacking.extend(_not_made(game, documents))
     units = plan_game(game, languages, request.papers or PAPERS, request.out, what, request.options, documents)
@@ -274,7 +385,7 @@ def _plan_checked(folder: Path, request: BuildRequest,
 
 def _say(notes: list[str]) -> None:
     for note in notes:
-        click.echo(note, err=True)
+        echo(note, err=True)
 
 
 def _without_papers_too_small(game: Game, units: list[Unit], request: BuildRequest) -> tuple[list[Unit], list[str]]:

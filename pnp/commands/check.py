@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
+from pnp.commands.console import echo
 from pnp.commands.languages import language_fix
+from pnp.commands.project_defaults import project_defaults
 from pnp.commands.sheet_counts import HEADER, papers_too_small, sheet_records, sheet_rows
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, resolve_games
@@ -26,10 +28,11 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
     root = data_dir(data)
     report = Report()
     folders = resolve_games(root, games, report, explicit_data=data is not None)
+    project_defaults(report)  # pnp.toml is an input like any other: its findings are the project's own
     if output == "text":
         for diagnostic in report.diagnostics:
-            click.echo(diagnostic.format(Path.cwd()), err=True)
-    failed = bool(report.errors)
+            echo(diagnostic.format(Path.cwd()), err=True)
+    failed = report.failed(strict)  # an unknown key in pnp.toml fails --strict, as one in game.toml does
     total = {"errors": 0, "warnings": 0, "notes": 0}
     checked: list[tuple[str, Report, list[dict[str, object]]]] = []
     results = []
@@ -42,7 +45,7 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
                         sheet_records(result.game) if result.game is not None and output == "json" else []))
         if output == "text":
             sheets = (HEADER, sheet_rows(result.game)) if result.game is not None else None
-            click.echo(format_check(result, lang, Path.cwd(), strict, sheets))
+            echo(format_check(result, lang, Path.cwd(), strict, sheets))
             click.echo("")
         failed = failed or result.report.failed(strict)
         total["errors"] += len(result.report.errors)
@@ -54,7 +57,7 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
         report.warning(f"--lang {asked}: no game checked ships in that language; names are shown in each "
                        "game's source language", None, None, language_fix(asked, shipped))
         if output == "text":
-            click.echo(report.diagnostics[-1].format(Path.cwd()), err=True)
+            echo(report.diagnostics[-1].format(Path.cwd()), err=True)
         failed = failed or strict
     # what no game owns (an unknown game, that --lang) counts as well: "0 error(s) — FAILED" said nothing
     total["errors"] += len(report.errors)
@@ -75,5 +78,5 @@ def run_check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str
             click.echo(line)
         click.echo(summary)
     elif len(folders) > 1:  # one game's own report already ends with its verdict
-        click.echo(summary)
+        echo(summary)
     return 1 if failed else 0

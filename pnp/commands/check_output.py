@@ -17,7 +17,7 @@ from pnp.diagnostics import Diagnostic, Level, Report
 GITHUB_COMMANDS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
 
 
-def _relative(path: Path | None, base: Path) -> str | None:
+def relative(path: Path | None, base: Path) -> str | None:
     if path is None:
         return None
     resolved = path.resolve()
@@ -26,7 +26,7 @@ def _relative(path: Path | None, base: Path) -> str | None:
 
 
 def diagnostic_record(diagnostic: Diagnostic, base: Path) -> dict[str, object]:
-    return {"level": diagnostic.level.name.lower(), "file": _relative(diagnostic.file, base),
+    return {"level": diagnostic.level.name.lower(), "file": relative(diagnostic.file, base),
             "line": diagnostic.line, "message": diagnostic.message, "fix": diagnostic.fix}
 
 
@@ -35,6 +35,7 @@ def json_report(games: Sequence[tuple[str, Report, list[dict[str, object]]]], ge
     """One JSON document: each game's counts, diagnostics and the sheets its components take to print
     (pnp.commands.sheet_counts), problems found before any game, the verdict."""
     return json.dumps({
+        "schema": 1,  # pnp.commands.json_output.SCHEMA
         "failed": failed,
         "general": [diagnostic_record(d, base) for d in general.diagnostics],
         "games": [{"game": name, "errors": len(report.errors), "warnings": len(report.warnings),
@@ -65,7 +66,7 @@ def github_annotations(diagnostics: Iterable[Diagnostic], base: Path) -> list[st
     lines = []
     for diagnostic in diagnostics:
         properties = []
-        file = _relative(diagnostic.file, base)
+        file = relative(diagnostic.file, base)
         if file is not None:
             properties.append(f"file={_escape_property(file)}")
             if diagnostic.line:

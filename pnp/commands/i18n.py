@@ -7,6 +7,9 @@ from pathlib import Path
 
 import click
 
+from pnp.commands.check_output import diagnostic_record
+from pnp.commands.console import echo
+from pnp.commands.json_output import document, i18n_record
 from pnp.commands.languages import language_fix
 from pnp.diagnostics import Report
 from pnp.load.game_folder import data_dir, game_argument, resolve_games
@@ -18,60 +21,69 @@ from pnp.validate.translations import analyse_translations, format_language, has
 
 
 def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: Sequence[str] = (),
-             accept_all: bool = False, diff: bool = True) -> int:
+             accept_all: bool = False, diff: bool = True, output: str = "text") -> int:
     """Print the translation status; with ``accept``, first record those sections as translated.
+    ``output`` "json": one document on stdout (pnp.commands.json_output.i18n_record); the rest on stderr.
 
     Exit status 1 when a translation has what `pnp check` calls an error
     (missing rule text or section, placeholder or number mismatch), else 0;
     2 on usage errors.
     """
     if (accept or accept_all) and not lang:
-        click.echo("--accept needs --lang: say which translation you checked", err=True)
+        echo("--accept needs --lang: say which translation you checked", err=True)
         return 2
     if accept and accept_all:  # the named sections were ignored without a word, typos and all
-        click.echo("--accept and --accept-all: give one (--accept-all records every section and text)", err=True)
+        echo("--accept and --accept-all: give one (--accept-all records every section and text)", err=True)
         return 2
     root = data_dir(data)
     report = Report()
     folders = resolve_games(root, games, report, explicit_data=data is not None)
     failed = _echo(report)
+    records: list[dict[str, object]] = []
+    json_out = output == "json"
     if failed and (accept or accept_all):
         # "--accept a b" makes b a game: record nothing rather than half of what was meant
-        click.echo("nothing recorded: --accept takes one section id each time (--accept a --accept b)", err=True)
+        echo("nothing recorded: --accept takes one section id each time (--accept a --accept b)", err=True)
         return 1
     for folder in folders:
         game_report = Report()
         game = load_game(folder, game_report)
         if game is None:
             _echo(game_report)
-            click.echo(f"{folder.name}: cannot be read (run pnp check {game_argument(folder)})", err=True)
+            echo(f"{folder.name}: cannot be read (run pnp check {game_argument(folder)})", err=True)
             failed = True
             continue
         if not has_rule_texts(game):
-            click.echo(f"{game.id}: no rule texts yet (rules/<lang>.md)")
+            echo(f"{game.id}: no rule texts yet (rules/<lang>.md)", err=json_out)
+            records.append(i18n_record(game, [], game_report, Path.cwd(), "no rule texts yet"))
             continue
         if lang is not None and lang not in game.languages:
-            click.echo(f"{game.id}: does not ship in {lang!r}\n    fix: {language_fix(lang, game.languages)}", err=True)
+            echo(f"{game.id}: does not ship in {lang!r}\n    fix: {language_fix(lang, game.languages)}", err=True)
             failed = True
             continue
         if lang == game.source_language and (accept or accept_all):
             # it wrote rules/<source>.sources.toml, "the <source> text each section was translated from"
-            click.echo(f"{game.id}: {lang!r} is the source language, which is translated from nothing\n"
-                       f"    fix: accept sections of a translation ({_translations(game)})", err=True)
+            echo(f"{game.id}: {lang!r} is the source language, which is translated from nothing\n"
+                 f"    fix: accept sections of a translation ({_translations(game)})", err=True)
             failed = True
             continue
         if lang is not None and (accept or accept_all):
             accepted = accept_sections(game, lang, None if accept_all else list(accept), game_report)
             if accepted:
-                click.echo(f"{game.id} — {lang}: recorded as translated: {', '.join(accepted)}")
+                echo(f"{game.id} — {lang}: recorded as translated: {', '.join(accepted)}", err=json_out)
         statuses = analyse_translations(game, game_report, [lang] if lang else None)
         failed = _echo(game_report) or failed
         if not statuses:
-            click.echo(f"{game.id}: only the source language {game.source_language!r}; nothing to translate")
+            echo(f"{game.id}: only the source language {game.source_language!r}; nothing to translate", err=json_out)
         for status in statuses:
-            click.echo(format_language(game, status, Path.cwd(), show_diff=diff))
-            click.echo("")
+            if not json_out:
+                echo(format_language(game, status, Path.cwd(), show_diff=diff))
+                echo("")
             failed = failed or has_errors(status)
+        records.append(i18n_record(game, statuses, game_report, Path.cwd()))
+    if json_out:
+        general = [diagnostic_record(d, Path.cwd()) for d in report.diagnostics]
+        click.echo(document({"failed": failed, "general": general, "games": records}))
     return 1 if failed else 0
 
 
@@ -82,5 +94,5 @@ def _translations(game: Game) -> str:
 
 def _echo(report: Report) -> bool:
     for diagnostic in dict.fromkeys(report.diagnostics):  # accepting reads the records too: said once
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+        echo(diagnostic.format(Path.cwd()), err=True)
     return bool(report.errors)

@@ -11,8 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import click
-
+from pnp.commands.console import echo
 from pnp.load.game_folder import editor_litter, game_standing_in, is_output_folder
 
 Snapshot = dict[Path, tuple[int, int]]
@@ -61,7 +60,7 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[
     if watched is None:
         return 1
     folders = list(watched) if watched else [data]
-    click.echo(f"watching {', '.join(str(f) for f in folders)} — save a file to rebuild; Ctrl-C to stop")
+    echo(f"watching {', '.join(str(f) for f in folders)} — save a file to rebuild; Ctrl-C to stop")
     # each snapshot is taken before the build it starts: a file saved while a build runs is a change
     # the next round sees, not one the build's own snapshot swallows
     before = snapshot(folders)
@@ -73,12 +72,12 @@ def run_watch(data: Path, build: Callable[[tuple[str, ...]], int], games: tuple[
             after = snapshot(folders)
             if after != before:
                 names = _to_rebuild(before, after, data, watched)
-                click.echo(f"change in {', '.join(names) if names else 'data'}: rebuilding")
+                echo(f"change in {', '.join(names) if names else 'data'}: rebuilding")
                 build(names)
                 done += 1
             before = after
     except KeyboardInterrupt:
-        click.echo("stopped watching")
+        echo("stopped watching")
     return 0
 
 
@@ -106,7 +105,7 @@ def _watched_games(data: Path, games: tuple[str, ...], explicit_data: bool = Fal
     report = Report()
     folders = resolve_games(data, games, report, explicit_data)
     for diagnostic in report.diagnostics:
-        click.echo(diagnostic.format(Path.cwd()), err=True)
+        echo(diagnostic.format(Path.cwd()), err=True)
     if report.errors:
         return None
     return {folder.resolve(): name for folder, name in zip(folders, games, strict=True)}

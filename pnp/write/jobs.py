@@ -10,7 +10,7 @@ processes.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from pnp.model.game import Game
 from pnp.render.cards.card_pdf import PrintOptions
 from pnp.render.cards.faces import TextIssue
 from pnp.render.text.fonts import font_cache_dir
-from pnp.write.stamps import files_in, inputs_digest, job_key, stamps_folder
+from pnp.write.stamps import files_in, input_digests, inputs_digest, job_key, stamps_folder
 
 CARD_KINDS = ("cards", "fold", "lowink", "png", "singles")
 #: document kind -> file name; `--what rules` builds the first two, `--what aid` the last two
@@ -45,6 +45,8 @@ class Job:
     path: Path  # a file, or a folder for PNG sets
     component: str | None = None
     key: str = ""
+    #: its input files' digests by name (pnp.write.stamps.input_digests), kept in its stamp: what changed
+    inputs: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -106,15 +108,17 @@ def plan_game(game: Game, languages: Sequence[str], papers: Sequence[str], out: 
     every_file = [game.path / relative for relative in listing]
     inputs_of = {component.id: card_inputs(game, component.id, listing) for component in printed}
     _hash_inputs(every_file)
-    digest_of_inputs = {component: inputs_digest(inputs, game.path) for component, inputs in inputs_of.items()}
-    document_digests: dict[tuple[str, str], str] = {}
+    digest_of_inputs = {component: _Inputs(input_digests(inputs, game.path), game.path)
+                        for component, inputs in inputs_of.items()}
+    document_digests: dict[tuple[str, str], _Inputs] = {}
 
-    def document_digest(kind: str, lang: str) -> str:
+    def document_digest(kind: str, lang: str) -> _Inputs:
         group = "aid" if kind in WHAT_DOCUMENTS["aid"] else "rules"
         if (group, lang) not in document_digests:
-            document_digests[(group, lang)] = inputs_digest(document_inputs(game, every_file, group, lang), game.path)
+            named = input_digests(document_inputs(game, every_file, group, lang), game.path)
+            document_digests[(group, lang)] = _Inputs(named, game.path)
         return document_digests[(group, lang)]
-    no_inputs = inputs_digest([], game.path)
+    no_inputs = _Inputs({}, game.path)
     cache_dir = font_cache_dir()
     stamp_root = stamps_folder(out)
     parameters = {"print": asdict(options.print)}
@@ -180,9 +184,17 @@ def _hash_inputs(paths: list[Path]) -> None:
     digest_all(paths, on_read)
 
 
+class _Inputs:
+    """The files a set of jobs reads: each one's digest, and the :func:`inputs_digest` of them all."""
+
+    def __init__(self, named: dict[str, str], base: Path) -> None:
+        self.named = named
+        self.digest = inputs_digest(named, base)
+
+
 def _job(kind: str, lang: str, paper: str, path: Path, component: str | None, parameters: dict,
-         inputs: str) -> Job:
-    """A job keyed by its parameters and ``inputs``, the :func:`inputs_digest` of the files it reads."""
+         inputs: _Inputs) -> Job:
+    """A job keyed by its parameters and ``inputs``, the files it reads."""
     key = job_key({"kind": kind, "lang": lang, "paper": paper, "component": component, "name": path.name,
-                   **parameters}, inputs)
-    return Job(kind, lang, paper, path, component, key)
+                   **parameters}, inputs.digest)
+    return Job(kind, lang, paper, path, component, key, inputs.named)

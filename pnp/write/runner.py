@@ -11,11 +11,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import click
+from typing import TYPE_CHECKING, Protocol
 
 from pnp.diagnostics import DataError, Level, Report, listed
 from pnp.files.release import wait_for_closing
@@ -27,6 +26,9 @@ from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
 from pnp.write.output_errors import output_problem
 from pnp.write.stamps import Stamp, StampStore
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 
 @dataclass
@@ -42,7 +44,7 @@ class BuildSummary:
         self.issues.extend(result.issues)
         self.report.extend(result.report)
 
-    def describe(self, base: Path) -> str:
+    def describe(self, base: Path, out: Path | None = None) -> str:
         """The end-of-build report: every shrunk or overflowing text, grouped, then the files."""
         lines = []
         groups: dict[tuple, list[TextIssue]] = {}
@@ -62,7 +64,8 @@ class BuildSummary:
                 lines.append(f"  {problem}: {layout} line {line}, {quoted[text]} at "
                              f"{smallest:g}/{issues[0].max_size:g} pt — card(s) {shown}")
         folders = sorted({_rel(p.parent, base) for p in self.written})
-        lines.append(f"wrote {len(self.written)} file(s) in {len(folders)} folder(s)"
+        into = f" to {_rel(out, base).rstrip('/')}/" if out is not None else ""
+        lines.append(f"wrote {len(self.written)} file(s) in {len(folders)} folder(s){into}"
                      + (f"; {len(self.skipped)} up to date (use --force to rebuild)" if self.skipped else ""))
         return "\n".join(lines)
 
@@ -163,7 +166,7 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
             try:
                 written, issues = WRITERS[job.kind](state, job)
                 said = [d for d in result.report.diagnostics[reported:] if d.level in (Level.WARNING, Level.NOTE)]
-                stamps.record(job.path, job.key, written, issues, said)
+                stamps.record(job.path, job.key, written, issues, said, job.inputs)
             except DataError as exc:
                 result.report.diagnostics.append(exc.diagnostic)
                 continue
@@ -216,9 +219,20 @@ def _repeat(stamp: Stamp, result: UnitResult) -> None:
     result.report.diagnostics.extend(stamp.warnings)
 
 
+class Progress(Protocol):
+    """Told how many units are to be built, then of each as it finishes (pnp.commands.progress)."""
+
+    def begin(self, units: int) -> None: ...
+
+    def finished(self, unit: Unit, result: UnitResult) -> None: ...
+
+    def end(self) -> None: ...
+
+
 def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = None,
-              loaded: Mapping[Path, Game] | None = None) -> None:
-    """Run units in order (results are gathered in unit order whatever finishes first).
+              loaded: Mapping[Path, Game] | None = None, progress: Progress | None = None) -> None:
+    """Run units; ``progress`` hears of each as it finishes, whatever order that is (one slow first unit
+    does not hold up the others' news), and the results are gathered in unit order all the same.
 
     ``loaded`` maps game folders to the games already loaded, for units run in this process.
     """
@@ -232,12 +246,13 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
         else:
             results[index] = fresh
     workers = min(jobs or os.cpu_count() or 1, len(pending))
-    show = sys.stdout.isatty() and pending
-    with click.progressbar(length=len(pending), label="building", file=sys.stderr) if show else _Null() as bar:
+    progress = progress or _Silent()
+    progress.begin(len(pending))
+    try:
         if workers <= 1:
             for index, unit in pending:
                 results[index] = run_unit(unit, loaded.get(unit.game_path))
-                bar.update(1)
+                progress.finished(unit, results[index])
         else:
             from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
 
@@ -249,24 +264,37 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
                                        initargs=(os.getpid(), allowed_without_record()))
             try:
                 futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
-                for index, future in futures.items():
-                    results[index] = future.result()
-                    bar.update(1)
+                of_index = dict(pending)
+                for index, result in finished_first(futures):
+                    results[index] = result
+                    progress.finished(of_index[index], result)
             except BaseException:  # Ctrl-C, SIGTERM or a bug: not every queued unit first
                 stop_workers(pool)
                 raise
             pool.shutdown()
+    finally:
+        progress.end()
     remember_for_next_build()  # what planning hashed, for builds that had nothing to draw
     for index in sorted(results):
         summary.add(results[index])
 
 
-class _Null:
-    def __enter__(self) -> _Null:
-        return self
+def finished_first(futures: Mapping[int, Future[UnitResult]]) -> Iterator[tuple[int, UnitResult]]:
+    """Each future's index and result in the order they finish: a bar that waited for the first submitted
+    stood still while a big deck was drawn, however many units finished beside it."""
+    from concurrent.futures import as_completed
 
-    def __exit__(self, *exc: object) -> None:
+    index_of = {future: index for index, future in futures.items()}
+    for future in as_completed(index_of):
+        yield index_of[future], future.result()
+
+
+class _Silent:
+    def begin(self, units: int) -> None:
         return None
 
-    def update(self, _steps: int) -> None:
+    def finished(self, unit: Unit, result: UnitResult) -> None:
+        return None
+
+    def end(self) -> None:
         return None

@@ -16,13 +16,13 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
 import pnp
-from pnp.diagnostics import Diagnostic, Level
+from pnp.diagnostics import Diagnostic, Level, listed
 from pnp.files.atomic import atomic_write
 from pnp.load.digests import digest_of
 from pnp.render.cards.faces import TextIssue
@@ -113,20 +113,32 @@ def _normalised(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
-def inputs_digest(inputs: Iterable[Path], base: Path) -> str:
-    """One digest for a set of input files: their names (relative to ``base``) and contents.
+def input_digests(inputs: Iterable[Path], base: Path) -> dict[str, str]:
+    """Each input file's digest by its name relative to ``base`` ("missing" for one gone), in name order:
+    recorded in the stamp, so that a verbose build can say which input made an output stale."""
+    prefix = os.path.join(str(base), "")
+    named = {}
+    for name in sorted({str(path) for path in inputs}):
+        try:
+            digest = digest_of(name)
+        except FileNotFoundError:
+            digest = "missing"
+        named[name[len(prefix):] if name.startswith(prefix) else name] = digest
+    return named
+
+
+def inputs_digest(inputs: Iterable[Path] | Mapping[str, str], base: Path) -> str:
+    """One digest for a set of input files: their names (relative to ``base``) and contents, or of
+    :func:`input_digests` already worked out.
 
     Worked out once per set and shared by every job that reads it: a deck's sheets, fold and
     low-ink variants on two papers are six jobs over the same 900 files.
     """
+    named = inputs if isinstance(inputs, Mapping) else input_digests(inputs, base)
     digest = hashlib.sha256()
-    prefix = os.path.join(str(base), "")
-    for name in sorted({str(path) for path in inputs}):
-        digest.update((name[len(prefix):] if name.startswith(prefix) else name).encode())
-        try:
-            digest.update(digest_of(name).encode())
-        except FileNotFoundError:
-            digest.update(b"missing")
+    for name, file_digest in named.items():
+        digest.update(name.encode())
+        digest.update(file_digest.encode())
     return digest.hexdigest()
 
 
@@ -193,8 +205,28 @@ class StampStore:
         warnings = tuple(_warning_from(entry) for entry in data.get("warnings", ()))
         return Stamp(key, tuple(entry[0] for entry in recorded), issues, warnings)
 
+    def why_stale(self, output: Path, key: str, inputs: Mapping[str, str] | None = None) -> str | None:
+        """Why ``output`` is to be built again, in a few words; None when it is up to date. With the job's
+        ``inputs`` (:func:`input_digests`), the input files that changed since it was built are named."""
+        try:
+            data = json.loads(self._path(output).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return "new"
+        if not isinstance(data, dict):
+            return "new"
+        if data.get("key") == key:
+            return None if self.fresh(output, key) is not None else "its file changed or went since it was built"
+        before = data.get("inputs")
+        if not isinstance(before, dict) or inputs is None:
+            return "its inputs, options or pnp changed"
+        changed = [name for name in inputs if name in before and before[name] != inputs[name]]
+        parts = [f"{what} {listed(names, 3)}" for what, names in (
+            ("changed:", changed), ("new:", [name for name in inputs if name not in before]),
+            ("removed:", [name for name in before if name not in inputs])) if names]
+        return "; ".join(parts) if parts else "the options, pnp or SOURCE_DATE_EPOCH changed"
+
     def record(self, output: Path, key: str, outputs: Iterable[Path], issues: Iterable[TextIssue],
-               warnings: Iterable[Diagnostic] = ()) -> None:
+               warnings: Iterable[Diagnostic] = (), inputs: Mapping[str, str] | None = None) -> None:
         """Each output with the size and time it was written with: outputs are not synced to disk
         (pnp/files/atomic.py), so one a power cut left empty, or one edited since, is built again."""
         self.root.mkdir(parents=True, exist_ok=True)
@@ -204,6 +236,8 @@ class StampStore:
             written.append([os.path.abspath(path), info.st_size, info.st_mtime_ns])  # any working folder
         data = {"key": key, "outputs": written, "issues": [asdict(i) for i in issues],
                 "warnings": [_warning_entry(w) for w in warnings]}
+        if inputs is not None:
+            data["inputs"] = dict(inputs)
         with atomic_write(self._path(output)) as handle:
             handle.write(json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
 
