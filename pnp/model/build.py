@@ -6,12 +6,14 @@ single `pnp check` shows every problem in the folder.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import DataError, Report
 from pnp.load.game_folder import GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
+from pnp.load.guarded import check_input
 from pnp.model.cards import read_cards
 from pnp.model.fields import TomlReader, closest
 from pnp.model.game import AidSpec, Component, Deal, Example, Game, GridRule, SeedNote, SetupRow, Source, Term
@@ -226,8 +228,9 @@ def _fonts(reader: TomlReader, data: dict[str, Any], folder: Path) -> dict[str, 
         font = folder / value
         if not _inside(font, folder):
             reader.error(path, f"{value!r} points outside the game folder", "copy the font into the game folder")
-        elif not font.is_file():
-            reader.error(path, f"font file {value!r} not found", f"add {font}, or fix the path")
+        elif (problem := _unreadable(font, "font")) is not None:
+            reader.error(path, f"font file {value!r} not found" if problem == "" else f"font file {problem[0]}",
+                         f"add {font}, or fix the path" if problem == "" else problem[1])
         else:
             fonts[role] = font
     return fonts
@@ -327,8 +330,10 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
                 list_failed = True
                 if not _inside(cards_file, files.path):
                     reader.error(path + ("cards",), f"{rel!r} points outside the game folder")
-                elif not cards_file.is_file():
+                elif (problem := _unreadable(cards_file, "cards")) == "":
                     reader.error(path + ("cards",), f"card list {rel!r} not found", _missing_list_fix(files.path, rel))
+                elif problem is not None:
+                    reader.error(path + ("cards",), f"card list {problem[0]}", problem[1])
                 else:
                     csv_table = load_csv(files, cards_file, report)
                     # a list with unreadable rows is still checked row by row, but
@@ -366,13 +371,24 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
 
 
 def _inside(path: Path, folder: Path) -> bool:
+    """Whether the path, as written, stays in the folder (no ``..`` out of it, not absolute); where a
+    symbolic link on the way leads is the guarded reader's to say (pnp.load.guarded)."""
+    written, root = os.path.normpath(os.path.abspath(path)), os.path.normpath(os.path.abspath(folder))
+    return written == root or written.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _unreadable(path: Path, kind: str) -> tuple[str, str] | str | None:
+    """None for a file pnp may read, "" for one that is not there, else the message and fix of why not
+    (a pipe, a device, a link out of the game folder, too large: pnp.load.guarded)."""
     try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    except (OSError, RuntimeError):  # a link to itself (RuntimeError in Python 3.11): reading it says so
-        return True
-    return True
+        check_input(path, kind)
+    except FileNotFoundError:
+        return ""
+    except DataError as exc:
+        return exc.diagnostic.message, exc.diagnostic.fix or ""
+    except OSError as exc:
+        return f"{path.name} cannot be read: {exc.strerror or exc}", "use a shorter name, or check the path"
+    return None
 
 
 def _shape(reader: TomlReader, table: dict[str, Any], path: tuple[str, ...], kind: str) -> str:

@@ -97,7 +97,7 @@ def _shared_lists(game: Game, report: Report) -> set[str]:
     readers: dict[Path, str] = {}
     shared = set()
     for component in game.components.values():
-        if component.cards_file is None or not component.cards_file.is_file():
+        if component.cards_file is None or not _is_file(component.cards_file):
             continue
         first = readers.setdefault(component.cards_file.resolve(), component.id)
         if first != component.id:
@@ -403,3 +403,10 @@ def check_fonts(game: Game, report: Report) -> None:
                          manifest.line_of("fonts", role) if manifest else None, exc.diagnostic.fix)
             del game.fonts[role]
 
+
+def _is_file(path: Path) -> bool:
+    """``Path.is_file``, False for a name the file system refuses (too long): reported where it is read."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False

@@ -241,12 +241,13 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
         else:
             from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
 
+            from pnp.load.guarded import follow_links
             from pnp.rules.trust import allowed_without_record
             from pnp.write.workers import stop_workers, worker_started
 
             # --trust holds in the workers too, however they are started
             pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_started,
-                                       initargs=(os.getpid(), allowed_without_record()))
+                                       initargs=(os.getpid(), allowed_without_record(), follow_links()))
             try:
                 futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
                 for index, future in futures.items():
