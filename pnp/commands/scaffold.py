@@ -15,7 +15,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.commands.languages import COUNTRY_NOT_LANGUAGE, NO_LANGUAGE_CODE
 from pnp.diagnostics import clipped
-from pnp.load.game_folder import GAME_ID, data_dir, enclosing_game, game_argument
+from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, data_dir, enclosing_game, game_argument
 from pnp.model.build import LANGUAGE_CODE
 from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from pnp.commands.new_from_pictures import PictureDeck
 
 
-LONGEST_GAME_ID = 64
 
 
 def _umask() -> int:

@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.diagnostics import DataError, Report
-from pnp.load.game_folder import GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
+from pnp.diagnostics import DataError, Report, clipped
+from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
 from pnp.load.guarded import check_input
 from pnp.model.cards import read_cards
 from pnp.model.fields import TomlReader, closest
@@ -59,7 +59,8 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         reader.error(("id",), f"id {game_id!r} differs from the folder name {files.id!r}",
                      "rename the folder or change the id so they agree")
     if not GAME_ID.match(game_id):
-        reader.error(("id",), f"game id {game_id!r} must be lower-case letters, digits and '-'")
+        reader.error(("id",), f"game id {clipped(game_id, 40)!r} must be lower-case letters, digits and '-', at "
+                              f"most {LONGEST_GAME_ID}")
 
     languages = _languages(reader, data)
     first = languages[0] if languages else "en"
@@ -367,7 +368,38 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             list_failed=list_failed,
             descriptions=reader.languages_map(table, path, "description", game.languages, required=False),
         )
+    _colliding_outputs(reader, components)
     return components
+
+
+def output_names(component_id: str) -> dict[str, str]:
+    """Every file and folder name a component's outputs take (cards-<id>.pdf and its variants, png/<id>/,
+    ...), each with what it is: two components must never share one, nor differ only by case (macOS
+    and Windows file systems), as each would overwrite the other's."""
+    names = {}
+    for reprint, again in (("", ""), ("-reprint", "reprinted ")):
+        names.update({f"cards-{component_id}{reprint}.pdf": f"{again}card sheets",
+                      f"cards-{component_id}{reprint}-fold.pdf": f"{again}fold sheets",
+                      f"cards-{component_id}{reprint}-lowink.pdf": f"{again}low-ink sheets",
+                      f"png/{component_id}{reprint}/": f"{again}card pictures",
+                      f"png/{component_id}{reprint}-contact-sheet.png": f"{again}contact sheet",
+                      f"png/{component_id}{reprint}-cards.csv": f"{again}print list"})
+    return names
+
+
+def _colliding_outputs(reader: TomlReader, components: dict[str, Component]) -> None:
+    """Checked before anything is written: ``deck`` and ``deck-fold`` would both write cards-deck-fold.pdf."""
+    taken: dict[str, tuple[str, str]] = {}
+    for component_id in components:
+        for name, what in output_names(component_id).items():
+            other = taken.get(name.casefold())
+            if other is not None and other[0] != component_id:
+                reader.error(("components", component_id),
+                             f"component {component_id!r} would write {name} ({what}), which component {other[0]!r} "
+                             f"writes too (its {other[1]})",
+                             "rename one of them: an id that is not another's with -fold, -lowink or -reprint added")
+                break
+            taken.setdefault(name.casefold(), (component_id, what))
 
 
 def _inside(path: Path, folder: Path) -> bool:
