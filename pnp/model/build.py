@@ -58,9 +58,11 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     if game_id != files.id:
         reader.error(("id",), f"id {game_id!r} differs from the folder name {files.id!r}",
                      "rename the folder or change the id so they agree")
-    if not GAME_ID.match(game_id):
-        reader.error(("id",), f"game id {clipped(game_id, 40)!r} must be lower-case letters, digits and '-', at "
-                              f"most {LONGEST_GAME_ID}")
+    if len(game_id) > LONGEST_GAME_ID:
+        reader.error(("id",), f"game id {clipped(game_id, 40)!r} is {len(game_id)} characters; keep it to "
+                              f"{LONGEST_GAME_ID}", "it names the game's folder and its folder of outputs")
+    elif not GAME_ID.match(game_id):
+        reader.error(("id",), f"game id {game_id!r} must be lower-case letters, digits and '-'")
 
     languages = _languages(reader, data)
     first = languages[0] if languages else "en"
