@@ -170,6 +170,9 @@ def _languages(reader: TomlReader, data: dict[str, Any]) -> list[str]:
     return codes or ["en"]
 
 
+MOST_PLAYERS = 100
+
+
 def _players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple[int, int] | None:
     if isinstance(value, int) and not isinstance(value, bool):
         low = high = value
@@ -182,6 +185,10 @@ def _players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tup
         return None
     if low < 1 or high < 1:
         reader.error(path, f"player range {low}-{high} is empty or below 1")
+        return None
+    if max(low, high) > MOST_PLAYERS:  # every count is set up and checked: a typo's 10**9 would never end
+        reader.error(path, f"player range {low}-{high} goes above {MOST_PLAYERS} players",
+                     "write the range of players the game is for, e.g. [2, 6]")
         return None
     if high < low:  # [4, 2]: the intent is plain, so the setup is checked against 2-4 rather than nothing
         reader.error(path, f"player range {low}-{high} runs backwards", f"write [{high}, {low}]: [min, max]")
