@@ -216,6 +216,17 @@ def _repeat(stamp: Stamp, result: UnitResult) -> None:
     result.report.diagnostics.extend(stamp.warnings)
 
 
+def _remove_strays(units: Sequence[Unit]) -> None:
+    """A build killed with SIGKILL leaves its hidden temporary files: the next build of the folder clears them."""
+    import time
+
+    from pnp.files.atomic import remove_stray_temporaries
+
+    folders = {job.path.parent for unit in units for job in unit.jobs}
+    folders |= {job.path for unit in units for job in unit.jobs if job.kind == "png"}
+    remove_stray_temporaries(sorted(folders), time.time_ns())
+
+
 def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = None,
               loaded: Mapping[Path, Game] | None = None) -> None:
     """Run units in order (results are gathered in unit order whatever finishes first).
@@ -223,6 +234,7 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
     ``loaded`` maps game folders to the games already loaded, for units run in this process.
     """
     loaded = loaded or {}
+    _remove_strays(units)
     pending: list[tuple[int, Unit]] = []
     results: dict[int, UnitResult] = {}
     for index, unit in enumerate(units):
