@@ -84,9 +84,20 @@ def _data_option(function: Callable[..., Any]):
 
 
 def _trust_option(function: Callable[..., Any]):
+    """--trust, and --follow-links: the two ways to let a command do more with a game folder than read
+    its data (SECURITY.md)."""
+    function = click.option("--follow-links", is_flag=True, expose_value=False, callback=_follow_links,
+                            help="Read files through symbolic links that lead out of the game folder.")(function)
     return click.option("--trust", "trust", is_flag=True,
                         help="Run game folders' own rules code (rules.py) for this command without `pnp trust`.")(
         function)
+
+
+def _follow_links(_ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    from pnp.load.guarded import set_follow_links
+
+    set_follow_links(value)
+    return value
 
 
 def _games_languages_papers_what(function: Callable[..., Any]):

@@ -82,7 +82,7 @@ def location(file: Path | None, line: int | None, base: Path | None = None) -> s
         return ""
     path = file
     if base is not None:
-        shown, under = _resolved(file), _resolved(base)
+        shown, under = _resolved(file.parent) / file.name, _resolved(base)  # a link by its own name
         if shown.is_relative_to(under):
             path = shown.relative_to(under)
     return f"{path}:{line}" if line else f"{path}"

@@ -21,13 +21,19 @@ def test_a_file_that_cannot_be_read_is_a_data_error(tmp_path: Path, monkeypatch:
     path = tmp_path / "deck.csv"
     path.write_text("id,count\n", encoding="utf-8")
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    import os
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    opened = os.open
+
+    def refuse(name: str | Path, *args: object, **kwargs: object) -> int:
+        if Path(name) == path:
+            raise PermissionError(13, "Permission denied", str(name))
+        return opened(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(DataError) as raised:
         read_text(path)
-    assert raised.value.diagnostic.message == "cannot be read: Permission denied"
+    assert raised.value.diagnostic.message == "deck.csv cannot be read: Permission denied"
     assert raised.value.diagnostic.file == path
 
 

@@ -73,7 +73,7 @@ def read_picture_folder(folder: Path) -> PictureDeck:
     faces = [path for path in pictures if path is not back]
     if not faces:
         raise PictureFolderError(f"--images {folder}: no PNG, JPEG or SVG card pictures in it")
-    unusable = [problem for path in pictures if (problem := picture_problem(path)) is not None]
+    unusable = [problem for path in pictures if (problem := picture_problem(path, folder)) is not None]
     if unusable:
         # the game would fail its own check at once; its maker can fix or remove the files first
         listed_problems = "\n  ".join(unusable)
@@ -115,12 +115,19 @@ def _other_shapes(sizes: dict[str, tuple[int, int]]) -> list[str]:
             if abs(width / height / ratio - 1) > SIZE_TOLERANCE]
 
 
-def picture_problem(path: Path) -> str | None:
-    """Why a picture could not be printed as it is, said as `pnp check` would say it; None if it can."""
+def picture_problem(path: Path, folder: Path | None = None) -> str | None:
+    """Why a picture could not be printed as it is, said as `pnp check` would say it; None if it can.
+    The pictures are copied into the new game, so a link out of their ``folder`` is refused, as a game
+    folder's would be (pnp.load.guarded)."""
     from pnp.diagnostics import DataError
+    from pnp.load.guarded import check_input
     from pnp.render.cards.art import too_many_pixels
     from pnp.render.cards.images import ImageFormatError, inspect_image
 
+    try:
+        check_input(path, "art", within=folder)
+    except DataError as exc:
+        return _named(path, exc.diagnostic.message)
     if path.suffix.lower() == ".svg":
         from pnp.render.cards.vector_art import load_svg
 
@@ -131,6 +138,8 @@ def picture_problem(path: Path) -> str | None:
         return None
     try:
         width, height = inspect_image(path).shown_size
+    except DataError as exc:
+        return _named(path, exc.diagnostic.message)
     except (ImageFormatError, OSError) as exc:
         return _named(path, str(exc))
     too_many = too_many_pixels(width, height)

@@ -15,7 +15,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.commands.languages import COUNTRY_NOT_LANGUAGE, NO_LANGUAGE_CODE
 from pnp.diagnostics import clipped
-from pnp.load.game_folder import GAME_ID, data_dir, enclosing_game, game_argument
+from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, data_dir, enclosing_game, game_argument
 from pnp.model.build import LANGUAGE_CODE
 from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from pnp.commands.new_from_pictures import PictureDeck
 
 
-LONGEST_GAME_ID = 64
 
 
 def _umask() -> int:
@@ -38,13 +37,13 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
             rules: bool = False) -> int:
     """A starter game folder; with ``images``, a deck of those pictures (pnp/commands/new_from_pictures.py);
     with ``rules``, a rules.py of its own (one check, one aid table, one kind of example) and examples.toml."""
-    if not GAME_ID.match(game_id):
-        click.echo(f"error: game id {clipped(game_id, 60)!r} must be lower-case letters, digits and '-' (e.g. my-game)",
-                   err=True)
-        return 2
     if len(game_id) > LONGEST_GAME_ID:  # it names the folder, and every output file's folder
         click.echo(f"error: game id {clipped(game_id, 40)!r} is {len(game_id)} characters; keep it to "
                    f"{LONGEST_GAME_ID}", err=True)
+        return 2
+    if not GAME_ID.match(game_id):
+        click.echo(f"error: game id {clipped(game_id, 60)!r} must be lower-case letters, digits and '-' (e.g. my-game)",
+                   err=True)
         return 2
     bad = [code for code in languages if not LANGUAGE_CODE.fullmatch(code)]
     if bad:  # the game would not pass its own check (or, with a quote or a newline, even parse)

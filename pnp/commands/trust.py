@@ -9,6 +9,7 @@ import click
 
 from pnp.diagnostics import DataError, Report
 from pnp.load.game_folder import data_dir, game_argument, resolve_games
+from pnp.load.text_files import read_text
 from pnp.rules import trust
 
 
@@ -89,8 +90,10 @@ def _local_rules_name(folder: Path) -> str | None:
 
     manifest = folder / "game.toml"
     try:
-        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_text(manifest))
+    except DataError:
+        raise
+    except tomllib.TOMLDecodeError as exc:
         raise DataError(f"cannot read the manifest: {exc}", manifest, None, f"see 'pnp check {game_argument(folder)}'"
                         ) from None
     rules = data.get("rules")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -33,7 +34,7 @@ def _temp_path_next_to(target: Path) -> tuple[Path, int]:
     file: mkstemp's 0600 would survive the rename and make the PDF unreadable for other users.
     """
     while True:
-        candidate = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
+        candidate = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(6).hex()}.tmp")
         try:
             fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
         except FileExistsError:
@@ -93,3 +94,45 @@ def atomic_write(path: str | os.PathLike[str], durable: bool = False) -> Iterato
         raise
     finally:
         _UNFINISHED.discard(temp)
+
+
+#: the temporary files atomic_write makes: ``.<name>.<writer pid>-<12 hex digits>.tmp`` (no pid: older pnp)
+_TEMP_NAME = re.compile(r"\A\.(?P<name>.+)\.(?:(?P<pid>\d+)-)?[0-9a-f]{12}\.tmp\Z")
+
+
+def remove_stray_temporaries(folders: Iterable[Path], started_ns: int) -> list[Path]:
+    """Delete what a build killed mid-write (SIGKILL, a power cut) left in these output folders: only
+    pnp's own temporary files, and only those whose writer is gone, or, named by no writer, older than
+    this build's start (another build writing into the same folder now keeps its own)."""
+    removed = []
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            match = _TEMP_NAME.match(entry.name)
+            if match is None or not entry.is_file(follow_symlinks=False):
+                continue
+            pid = match.group("pid")
+            try:
+                if pid is not None:
+                    if int(pid) == os.getpid() or _alive(int(pid)):
+                        continue
+                elif entry.stat(follow_symlinks=False).st_mtime_ns >= started_ns:
+                    continue
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+            except OSError:
+                continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True  # someone else's process, or not ours to ask: leave its file
+    return True

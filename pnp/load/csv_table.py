@@ -32,7 +32,7 @@ class CsvTable:
 
 def read_csv(path: Path) -> CsvTable:
     """Parse strictly: a ragged row or a stray quote is an error, not a guess."""
-    text = read_text(path)
+    text = read_text(path, "cards")
     if not text.strip():
         raise DataError("the file is empty", path, 1, "add a header row such as 'id,count,...' and one row per card")
     reader = csv.reader(io.StringIO(text), strict=True)

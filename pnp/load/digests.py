@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from stat import S_IFMT, S_ISREG
 
 from pnp.load.user_cache import folder_shard, merge_folder_shard, read_json_cache, user_cache_dir
 
@@ -87,15 +88,53 @@ def digest_of(path: Path | str) -> str:
     known = known_digest(path, stat)
     if known is not None:
         return known
-    return digest_of_bytes(path, stat, Path(path).read_bytes())
+    if not S_ISREG(stat.st_mode):  # a pipe, a device: never read (it would block, or never end)
+        return _special_digest(stat)
+    if stat.st_size > WHOLE_FILE_BELOW:
+        return digest_of_bytes(path, stat, None, _streamed_digest(path))
+    return digest_of_bytes(path, stat, _read_regular(path))
 
 
-def digest_of_bytes(path: Path | str, stat: os.stat_result, data: bytes) -> str:
-    """sha256 of bytes already read from ``path`` while it had this stat, remembered for later asks."""
+WHOLE_FILE_BELOW = 256 << 20  # larger files (a designer's layered source art, say) are hashed in pieces
+
+
+def _special_digest(stat: os.stat_result) -> str:
+    """What stands for the contents of something that is not a file: its kind, so that a file
+    replaced by a pipe makes its outputs stale, and nothing is read."""
+    return hashlib.sha256(f"not a regular file {S_IFMT(stat.st_mode):o}".encode()).hexdigest()
+
+
+def _open_regular(path: Path | str) -> int:
+    """A file descriptor, opened so that a pipe swapped in after the stat cannot block."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    if not S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return fd
+
+
+def _read_regular(path: Path | str) -> bytes:
+    fd = _open_regular(path)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+def _streamed_digest(path: Path | str) -> str:
+    digest = hashlib.sha256()
+    fd = _open_regular(path)
+    with os.fdopen(fd, "rb") as handle:
+        while block := handle.read(1 << 24):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def digest_of_bytes(path: Path | str, stat: os.stat_result, data: bytes | None, digest: str | None = None) -> str:
+    """sha256 of bytes already read from ``path`` while it had this stat (or that ``digest`` of them),
+    remembered for later asks."""
     known = known_digest(path, stat)
     if known is not None:
         return known
-    digest = hashlib.sha256(data).hexdigest()
+    digest = digest or hashlib.sha256(data or b"").hexdigest()
     key, name = stat_key(stat), os.path.abspath(path)
     settled = time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > SETTLED_SECONDS * 1_000_000_000
     with _LOCK:
@@ -122,13 +161,13 @@ def digest_all(paths: Iterable[Path], on_read: Callable[[Path, os.stat_result, b
             stat = os.stat(path)
         except OSError:
             continue  # a missing input is the caller's to report
-        if known_digest(path, stat) is None:
-            unknown.append((path, stat))
+        if known_digest(path, stat) is None and S_ISREG(stat.st_mode) and stat.st_size <= WHOLE_FILE_BELOW:
+            unknown.append((path, stat))  # the others are hashed (or not read) when digest_of asks
 
     def hash_one(item: tuple[Path, os.stat_result]) -> None:
         path, stat = item
         try:
-            data = Path(path).read_bytes()
+            data = _read_regular(path)
         except OSError:
             return
         if len(data) != stat.st_size:

@@ -20,7 +20,9 @@ MANIFEST = "game.toml"
 RULES_DATA = "rules.toml"
 EXAMPLES = "examples.toml"
 PLAYER_NAMES = "player_names"  # examples.toml: how each language writes the examples' players
-GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+LONGEST_GAME_ID = 64  # it names a folder of outputs: far below a file name's 255 bytes
+#: \Z, not $: "$" also matches before a final newline, which would let "two-ops\n" through
+GAME_ID = re.compile(rf"\A[a-z0-9][a-z0-9-]{{0,{LONGEST_GAME_ID - 1}}}\Z")
 
 
 @dataclass

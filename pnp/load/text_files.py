@@ -6,23 +6,20 @@ import re
 from pathlib import Path
 
 from pnp.diagnostics import DataError
+from pnp.load.guarded import read_input
 
 
-def read_text(path: Path) -> str:
-    """UTF-8 text, BOM tolerated (Excel and LibreOffice write one).
+def read_text(path: Path, kind: str = "text") -> str:
+    """UTF-8 text, BOM tolerated (Excel and LibreOffice write one), read through the guarded reader
+    (a regular file inside its game folder, within the cap for ``kind``: pnp.load.guarded).
 
     A file in another encoding is reported with the line of the first bad
     byte, since a Shift-JIS CSV from an old spreadsheet is a common mistake.
     """
     try:
-        raw = path.read_bytes()
+        raw = read_input(path, kind)
     except FileNotFoundError:
         raise DataError("file not found", path, None, "create it, or fix the path that names it") from None
-    except IsADirectoryError:
-        raise DataError("expected a file but found a folder", path) from None
-    except OSError as exc:  # no permission, a symbolic link to itself, a disk error: the user's to fix
-        raise DataError(f"cannot be read: {exc.strerror or exc}", path, None,
-                        "check the file's permissions (and where a link points)") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

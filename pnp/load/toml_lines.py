@@ -189,6 +189,9 @@ def parse_toml(text: str, path: Path) -> TomlDoc:
         raise DataError("the file is empty", path, 1, "write the TOML content, or delete the file")
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # arrays or inline tables nested thousands deep: tomllib recurses per level
+        raise DataError("malformed TOML: nested too deep to read", path, None,
+                        "no game file nests arrays or tables more than a few levels: check the brackets") from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)

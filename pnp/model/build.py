@@ -6,12 +6,14 @@ single `pnp check` shows every problem in the folder.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.diagnostics import Report
-from pnp.load.game_folder import GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
+from pnp.diagnostics import DataError, Report, clipped
+from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
+from pnp.load.guarded import check_input
 from pnp.model.cards import read_cards
 from pnp.model.fields import TomlReader, closest
 from pnp.model.game import AidSpec, Component, Deal, Example, Game, GridRule, SeedNote, SetupRow, Source, Term
@@ -56,7 +58,10 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     if game_id != files.id:
         reader.error(("id",), f"id {game_id!r} differs from the folder name {files.id!r}",
                      "rename the folder or change the id so they agree")
-    if not GAME_ID.match(game_id):
+    if len(game_id) > LONGEST_GAME_ID:
+        reader.error(("id",), f"game id {clipped(game_id, 40)!r} is {len(game_id)} characters; keep it to "
+                              f"{LONGEST_GAME_ID}", "it names the game's folder and its folder of outputs")
+    elif not GAME_ID.match(game_id):
         reader.error(("id",), f"game id {game_id!r} must be lower-case letters, digits and '-'")
 
     languages = _languages(reader, data)
@@ -165,6 +170,9 @@ def _languages(reader: TomlReader, data: dict[str, Any]) -> list[str]:
     return codes or ["en"]
 
 
+MOST_PLAYERS = 100
+
+
 def _players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple[int, int] | None:
     if isinstance(value, int) and not isinstance(value, bool):
         low = high = value
@@ -177,6 +185,10 @@ def _players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tup
         return None
     if low < 1 or high < 1:
         reader.error(path, f"player range {low}-{high} is empty or below 1")
+        return None
+    if max(low, high) > MOST_PLAYERS:  # every count is set up and checked: a typo's 10**9 would never end
+        reader.error(path, f"player range {low}-{high} goes above {MOST_PLAYERS} players",
+                     "write the range of players the game is for, e.g. [2, 6]")
         return None
     if high < low:  # [4, 2]: the intent is plain, so the setup is checked against 2-4 rather than nothing
         reader.error(path, f"player range {low}-{high} runs backwards", f"write [{high}, {low}]: [min, max]")
@@ -226,8 +238,9 @@ def _fonts(reader: TomlReader, data: dict[str, Any], folder: Path) -> dict[str, 
         font = folder / value
         if not _inside(font, folder):
             reader.error(path, f"{value!r} points outside the game folder", "copy the font into the game folder")
-        elif not font.is_file():
-            reader.error(path, f"font file {value!r} not found", f"add {font}, or fix the path")
+        elif (problem := _unreadable(font, "font")) is not None:
+            reader.error(path, f"font file {value!r} not found" if problem == "" else f"font file {problem[0]}",
+                         f"add {font}, or fix the path" if problem == "" else problem[1])
         else:
             fonts[role] = font
     return fonts
@@ -327,8 +340,10 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
                 list_failed = True
                 if not _inside(cards_file, files.path):
                     reader.error(path + ("cards",), f"{rel!r} points outside the game folder")
-                elif not cards_file.is_file():
+                elif (problem := _unreadable(cards_file, "cards")) == "":
                     reader.error(path + ("cards",), f"card list {rel!r} not found", _missing_list_fix(files.path, rel))
+                elif problem is not None:
+                    reader.error(path + ("cards",), f"card list {problem[0]}", problem[1])
                 else:
                     csv_table = load_csv(files, cards_file, report)
                     # a list with unreadable rows is still checked row by row, but
@@ -362,17 +377,59 @@ def _components(reader: TomlReader, files: GameFiles, game: Game, report: Report
             list_failed=list_failed,
             descriptions=reader.languages_map(table, path, "description", game.languages, required=False),
         )
+    _colliding_outputs(reader, components)
     return components
 
 
+def output_names(component_id: str) -> dict[str, str]:
+    """Every file and folder name a component's outputs take (cards-<id>.pdf and its variants, png/<id>/,
+    ...), each with what it is: two components must never share one, nor differ only by case (macOS
+    and Windows file systems), as each would overwrite the other's."""
+    names = {}
+    for reprint, again in (("", ""), ("-reprint", "reprinted ")):
+        names.update({f"cards-{component_id}{reprint}.pdf": f"{again}card sheets",
+                      f"cards-{component_id}{reprint}-fold.pdf": f"{again}fold sheets",
+                      f"cards-{component_id}{reprint}-lowink.pdf": f"{again}low-ink sheets",
+                      f"png/{component_id}{reprint}/": f"{again}card pictures",
+                      f"png/{component_id}{reprint}-contact-sheet.png": f"{again}contact sheet",
+                      f"png/{component_id}{reprint}-cards.csv": f"{again}print list"})
+    return names
+
+
+def _colliding_outputs(reader: TomlReader, components: dict[str, Component]) -> None:
+    """Checked before anything is written: ``deck`` and ``deck-fold`` would both write cards-deck-fold.pdf."""
+    taken: dict[str, tuple[str, str]] = {}
+    for component_id in components:
+        for name, what in output_names(component_id).items():
+            other = taken.get(name.casefold())
+            if other is not None and other[0] != component_id:
+                reader.error(("components", component_id),
+                             f"component {component_id!r} would write {name} ({what}), which component {other[0]!r} "
+                             f"writes too (its {other[1]})",
+                             "rename one of them: an id that is not another's with -fold, -lowink or -reprint added")
+                break
+            taken.setdefault(name.casefold(), (component_id, what))
+
+
 def _inside(path: Path, folder: Path) -> bool:
+    """Whether the path, as written, stays in the folder (no ``..`` out of it, not absolute); where a
+    symbolic link on the way leads is the guarded reader's to say (pnp.load.guarded)."""
+    written, root = os.path.normpath(os.path.abspath(path)), os.path.normpath(os.path.abspath(folder))
+    return written == root or written.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _unreadable(path: Path, kind: str) -> tuple[str, str] | str | None:
+    """None for a file pnp may read, "" for one that is not there, else the message and fix of why not
+    (a pipe, a device, a link out of the game folder, too large: pnp.load.guarded)."""
     try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    except (OSError, RuntimeError):  # a link to itself (RuntimeError in Python 3.11): reading it says so
-        return True
-    return True
+        check_input(path, kind)
+    except FileNotFoundError:
+        return ""
+    except DataError as exc:
+        return exc.diagnostic.message, exc.diagnostic.fix or ""
+    except OSError as exc:
+        return f"{path.name} cannot be read: {exc.strerror or exc}", "use a shorter name, or check the path"
+    return None
 
 
 def _shape(reader: TomlReader, table: dict[str, Any], path: tuple[str, ...], kind: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -15,6 +16,8 @@ CARD_PRESETS: dict[str, tuple[float, float]] = {
 #: longer than any sheet a print shop runs (SRA3 is 450 mm, 12 × 18 in 457 mm): a typo, 635 for 63.5. Pieces
 #: too big for A4 or Letter are fine: they print on print-shop sheets (`pnp check` notes it)
 LARGEST_MM = 450.0
+#: a side below this leaves no room inside the cut for anything, and makes sheets of thousands of pieces
+SMALLEST_MM = 5.0
 
 
 class SizeError(ValueError):
@@ -40,8 +43,13 @@ def parse_size(value: Any) -> tuple[float, float]:
         width, height = float(value[0]), float(value[1])
     else:
         raise SizeError(f"unknown card size {value!r}")
+    if not (math.isfinite(width) and math.isfinite(height)):  # TOML has nan and inf: no card is either
+        raise SizeError(f"card size {width} × {height} mm is not a number of millimetres")
     if width <= 0 or height <= 0:
         raise SizeError(f"card size {width} × {height} mm must be positive")
+    if min(width, height) < SMALLEST_MM:
+        raise SizeError(f"card size {width:g} × {height:g} mm is smaller than any piece pnp can print "
+                        f"({SMALLEST_MM:g} mm a side)", "write the size in millimetres: 63.5, not 6.35")
     if max(width, height) > LARGEST_MM:
         raise SizeError(f"card size {width:g} × {height:g} mm is longer than any print-shop sheet ({LARGEST_MM:g} mm)",
                         "write the size in millimetres: 63.5 for a poker card's width, not 635")

@@ -91,6 +91,8 @@ def load_local_rules(folder: Path, name: str, manifest: Path | None, line: int |
         digest = trust.code_digest(folder.resolve(), name, code)
     except OSError as exc:
         raise RulesLoadError(f"rules {name!r} cannot be read: {exc.strerror or exc}", manifest, line) from None
+    except DataError as exc:
+        raise RulesLoadError(f"rules {name!r}: {exc.diagnostic.message}", manifest, line) from None
     cached = _loaded.get((str(code), digest))
     if not trust.allowed_without_record():
         record = trust.record_for(folder)

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.load.guarded import read_input
+
 TRUST_FILE = "trusted.toml"
 ENVIRONMENT = "PNP_TRUST"
 
@@ -50,7 +52,7 @@ def code_digest(folder: Path, rules: str, code: Path) -> str:
     digest = hashlib.sha256()
     digest.update(f"rules={rules}\0".encode())
     for path in code_files(code):
-        data = path.read_bytes()
+        data = read_input(path, "text")  # a pipe named rules.py would hang every check (pnp.load.guarded)
         relative = path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
         digest.update(f"{relative}\0{len(data)}\0".encode())
         digest.update(data)

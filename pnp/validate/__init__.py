@@ -6,9 +6,10 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.diagnostics import CardErrors, Report, listed
+from pnp.diagnostics import CardErrors, DataError, Report, listed
 from pnp.load.game_folder import EXAMPLES
 from pnp.load.rule_files import has_rule_texts
+from pnp.load.text_files import read_text
 from pnp.model.build import load_game
 from pnp.model.game import Card, Component, Game, where
 from pnp.rules import rules_of, unknown_rules_fix
@@ -156,8 +157,8 @@ def _manifest_lines(game: Game) -> list[str]:
     if game.manifest is None:
         return []
     try:
-        return game.manifest.path.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError):
+        return read_text(game.manifest.path).split("\n")
+    except DataError:
         return []
 
 

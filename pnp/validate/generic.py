@@ -97,7 +97,7 @@ def _shared_lists(game: Game, report: Report) -> set[str]:
     readers: dict[Path, str] = {}
     shared = set()
     for component in game.components.values():
-        if component.cards_file is None or not component.cards_file.is_file():
+        if component.cards_file is None or not _is_file(component.cards_file):
             continue
         first = readers.setdefault(component.cards_file.resolve(), component.id)
         if first != component.id:
@@ -413,3 +413,10 @@ def _sums_of(counts: list[int], taken: int) -> set[int]:
             reachable[used] |= {total + count for total in reachable[used - 1]}
     return reachable[taken]
 
+
+def _is_file(path: Path) -> bool:
+    """``Path.is_file``, False for a name the file system refuses (too long): reported where it is read."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False

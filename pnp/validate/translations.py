@@ -380,6 +380,12 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
         raw = _raw_text(path)
         if raw is None or swallowing_line(raw) is not None:
             unreadable.add(lang)  # or a note or code block left open over the sections after it (reported)
+        if not path.is_file() and path.exists() and not path.is_dir():  # a pipe, a device: said as read
+            try:
+                read_text(path)
+            except DataError as exc:
+                report.diagnostics.append(exc.diagnostic)
+            continue
         if not path.is_file() and path.is_symlink():
             report.error(f"rules/{lang}.md is a link that leads to no file (a broken link, or one to itself)", path,
                          None, "point the link at the rule text, or put the file itself in its place")
@@ -454,8 +460,8 @@ def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | Non
                 seen.update(missing)
                 if written is None:
                     try:
-                        written = text.path.read_text(encoding="utf-8", errors="replace").splitlines()
-                    except OSError:
+                        written = read_text(text.path).splitlines()
+                    except DataError:
                         written = []
                 line, quoted = _written_line(written, block.line, min(missing, key=string.index), string)
                 report.error(no_glyph(missing, quoted, covered), text.path, line, NO_GLYPH_FIX)

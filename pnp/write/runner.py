@@ -229,6 +229,17 @@ class Progress(Protocol):
     def end(self) -> None: ...
 
 
+def _remove_strays(units: Sequence[Unit]) -> None:
+    """A build killed with SIGKILL leaves its hidden temporary files: the next build of the folder clears them."""
+    import time
+
+    from pnp.files.atomic import remove_stray_temporaries
+
+    folders = {job.path.parent for unit in units for job in unit.jobs}
+    folders |= {job.path for unit in units for job in unit.jobs if job.kind == "png"}
+    remove_stray_temporaries(sorted(folders), time.time_ns())
+
+
 def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = None,
               loaded: Mapping[Path, Game] | None = None, progress: Progress | None = None) -> None:
     """Run units; ``progress`` hears of each as it finishes, whatever order that is (one slow first unit
@@ -237,6 +248,7 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
     ``loaded`` maps game folders to the games already loaded, for units run in this process.
     """
     loaded = loaded or {}
+    _remove_strays(units)
     pending: list[tuple[int, Unit]] = []
     results: dict[int, UnitResult] = {}
     for index, unit in enumerate(units):
@@ -256,12 +268,13 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
         else:
             from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
 
+            from pnp.load.guarded import follow_links
             from pnp.rules.trust import allowed_without_record
             from pnp.write.workers import stop_workers, worker_started
 
             # --trust holds in the workers too, however they are started
             pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_started,
-                                       initargs=(os.getpid(), allowed_without_record()))
+                                       initargs=(os.getpid(), allowed_without_record(), follow_links()))
             try:
                 futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
                 of_index = dict(pending)

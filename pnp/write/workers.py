@@ -20,9 +20,14 @@ from pnp.files.atomic import remove_unfinished
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def worker_started(parent: int, trusted: bool = False) -> None:
+def worker_started(parent: int, trusted: bool = False, links: bool = False) -> None:
     """The pool's initializer: stop cleanly at SIGTERM, and get one when ``parent`` is gone; ``trusted``:
-    the parent's --trust (game folders' own rules code may run, pnp/rules/trust.py)."""
+    the parent's --trust (game folders' own rules code may run, pnp/rules/trust.py); ``links``: its
+    --follow-links (pnp/load/guarded.py)."""
+    if links:
+        from pnp.load.guarded import set_follow_links
+
+        set_follow_links(True)
     if trusted:
         from pnp.rules.trust import set_allowed_for_this_command
 

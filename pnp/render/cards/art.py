@@ -19,7 +19,8 @@ from pnp.compose.bind import (
     Resolved,
     image_path,
 )
-from pnp.diagnostics import DataError, Report, listed
+from pnp.diagnostics import DataError, Report, clipped, listed
+from pnp.load.guarded import check_input
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
 from pnp.render.cards.faces import FacePainter
@@ -187,7 +188,11 @@ def prepare_image(game: Game, component: Component, card: Card, element: Resolve
         raise DataError(f"card {card.id!r}: {exc}", *location,
                         "copy the picture into the game folder (images/ is the usual place), so the game "
                         "travels whole") from None
-    path = next((p for p in candidates if p.is_file()), None)
+    try:
+        path = next((p for p in candidates if p.is_file()), None)
+    except OSError as exc:  # a name too long for the file system, say: the name is the mistake
+        raise DataError(f"card {card.id!r}: image {clipped(src, 60)!r} cannot be looked up: {exc.strerror or exc}",
+                        *location, "use a shorter file name") from None
     if src and path is None and candidates[0].is_dir():
         raise DataError(f"card {card.id!r}: image {src!r} is a folder, not a picture", *location,
                         "name a PNG, JPEG or SVG file in it")
@@ -202,6 +207,11 @@ def prepare_image(game: Game, component: Component, card: Card, element: Resolve
         tried = f"{src}.png, .jpg, .jpeg or .svg" if src and not Path(src).suffix else repr(src)
         raise DataError(f"card {card.id!r}: image {tried} not found", *location,
                         nearest_picture(candidates[0], src) if src else "add the file, or fix the path")
+    try:
+        check_input(path, "art")  # a regular file inside the game folder, within its cap (SECURITY.md)
+    except DataError as exc:
+        raise DataError(f"card {card.id!r}: {exc.diagnostic.message}", *location,
+                        exc.diagnostic.fix) from None
     if path.suffix.lower() == ".svg":
         # vector art: no pixels to count, so no resolution warning
         try:

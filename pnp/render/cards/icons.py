@@ -31,6 +31,7 @@ from reportlab.lib.colors import Color
 
 from pnp.compose.bind import HEX_COLOUR
 from pnp.diagnostics import DataError
+from pnp.load.guarded import read_input
 from pnp.render.cards.vector_art import parse_svg
 from pnp.resources import templates_root
 
@@ -181,7 +182,8 @@ def _parse_svg(source: Folder) -> Drawing:
     """Read through the Traversable, since a wheel may hold no real file; an icon must also draw
     something, as it is recoloured shape by shape."""
     file = source if isinstance(source, Path) else None
-    drawing = parse_svg(source.read_bytes(), f"icon {source.name}", file)
+    data = read_input(file, "art") if file is not None else source.read_bytes()  # a wheel's own icons: trusted
+    drawing = parse_svg(data, f"icon {source.name}", file)
     if not any(_shapes(drawing)):
         raise DataError(
             f"icon {source.name} draws nothing",

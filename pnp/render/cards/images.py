@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import known_digest, remembered_digests
+from pnp.load.guarded import read_input
 from pnp.load.user_cache import FOLDER_KEY, folder_shard, merge_folder_shard, read_json_cache, user_cache_dir
 from pnp.render.pdf.image_decoding import decoded, profile_stream, recompressed
 from pnp.render.pdf.image_files import PNG_SIGNATURE, ImageFormatError, ProfileFacts, SourceImage, analyse
@@ -209,7 +210,7 @@ def inspect_image(path: Path) -> SourceImage:
     if digest is not None and facts is not None:
         source = SourceImage(absolute, digest, signature, *facts)
     else:
-        data = absolute.read_bytes()
+        data = read_input(absolute, "art")
         if len(data) != signature[0]:
             raise ImageFormatError(f"{absolute} changed while it was being read")
         source = analyse(absolute, data, stat)

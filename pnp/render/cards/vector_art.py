@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.diagnostics import DataError
+from pnp.load.guarded import LIMITS, read_input
 
 if TYPE_CHECKING:  # svglib and reportlab.graphics load only for decks that have SVG art
     from reportlab.graphics.shapes import Drawing
@@ -41,7 +42,7 @@ def _loaded(path: Path) -> tuple[Drawing, tuple[str, ...]]:
     with _LOCK:
         known = _LOADED.get(key)
     if known is None:
-        data = path.read_bytes()
+        data = read_input(path, "art")
         root = _svg_root(data, f"SVG {path.name}", path)  # first: a damaged file is said as such
         known = (_drawing(data, f"SVG {path.name}", path), _features(root))
         with _LOCK:
@@ -61,6 +62,9 @@ def _svg_root(data: bytes, what: str, file: Path | None) -> Any:
     survived, so a damaged file is a clear error here instead."""
     import xml.etree.ElementTree as ElementTree  # only once a deck has SVG art or icons
 
+    if b"<!ENTITY" in data:  # entities expanding into entities: a few bytes that stand for gigabytes
+        raise DataError(f"{what} declares XML entities (<!ENTITY>), which no drawing program writes", file, None,
+                        "save it again from your drawing program")
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as error:
@@ -68,8 +72,26 @@ def _svg_root(data: bytes, what: str, file: Path | None) -> Any:
                         "save it again from your drawing program") from None
     if not root.tag.endswith("svg"):
         raise DataError(f"{what} is not an SVG file (its root element is <{root.tag}>)", file)
+    _within_limits(root, what, file)
     refuse_linked_pictures(root, what, file)
     return root
+
+
+def _within_limits(root: Any, what: str, file: Path | None) -> None:
+    """Counted before svglib parses it: svglib draws an element at a time, recursively, so a file of a
+    million elements or nested a thousand deep would take minutes, or end in a RecursionError."""
+    most, deepest = LIMITS["svg elements"], LIMITS["svg depth"]
+    count, stack = 0, [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        count += 1
+        if count > most:
+            raise DataError(f"{what} has more than {most:,} elements: too many to draw", file, None,
+                            "simplify it in your drawing program (or export it as a PNG)")
+        if depth > deepest:
+            raise DataError(f"{what} nests its elements more than {deepest} deep", file, None,
+                            "ungroup it in your drawing program")
+        stack.extend((child, depth + 1) for child in element)
 
 
 def _drawing(data: bytes, what: str, file: Path | None) -> Drawing:

@@ -36,6 +36,7 @@ from pnp.compose.blocks import (
 from pnp.compose.data_aids import all_aid_tables
 from pnp.diagnostics import DataError, Report
 from pnp.files.atomic import atomic_write
+from pnp.load.text_files import read_text
 from pnp.model.game import Game
 from pnp.render.rulebook.cover import TITLE_FOOT_HEIGHT, cover_figure, title_page, title_page_texts
 from pnp.render.rulebook.figures import (
@@ -154,8 +155,8 @@ def fonts_for(texts: Iterable[str], cache_dir: Path, rule_text: RuleText | None 
 
 def _line_using(path: Path, chars: set[str]) -> int | None:
     try:
-        lines = path.read_text(encoding="utf-8-sig").split("\n")
-    except OSError:
+        lines = read_text(path).split("\n")
+    except DataError:
         return None
     return next((number for number, text in enumerate(lines, start=1) if chars & set(text)), None)
 

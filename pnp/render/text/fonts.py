@@ -28,6 +28,7 @@ from reportlab.pdfbase.ttfonts import TTFont as RlFont
 
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of
+from pnp.load.guarded import check_input
 from pnp.load.user_cache import replace_file, user_cache_dir, write_bytes_cache
 from pnp.render.text.sfnt import SfntError, table_directory, typographic_metrics
 
@@ -300,6 +301,7 @@ def _font_file_hash(path: Path) -> str:
     with _lock:
         if key not in _file_hashes:
             try:
+                check_input(path, "font")  # a regular file in its game folder, within its cap: then read
                 _file_hashes[key] = digest_of(key)
             except OSError as exc:
                 raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc

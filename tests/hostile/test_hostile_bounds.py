@@ -1,0 +1,66 @@
+"""Issue 29, class 2: any input ends in bounded work, with an error at its line, never a traceback:
+ranges are checked before anything is enumerated or allocated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hostile_game import check, errors, mini_game
+
+
+def _replace(game: Path, old: str, new: str) -> int:
+    manifest = game / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    assert old in text
+    manifest.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return text[: text.index(old)].count("\n") + 1
+
+
+@pytest.mark.parametrize(("size", "message"), [
+    ("[nan, 88.9]", "card size nan × 88.9 mm is not a number of millimetres"),
+    ("[inf, 88.9]", "card size inf × 88.9 mm is not a number of millimetres"),
+    ("[1, 88.9]", "card size 1 × 88.9 mm is smaller than any piece pnp can print (5 mm a side)"),
+    ("[63.5, 1e300]", "card size 63.5 × 1e+300 mm is longer than any print-shop sheet (450 mm)"),
+])
+def test_card_sizes_that_are_no_size_are_errors_at_their_line(tmp_path: Path, size: str, message: str) -> None:
+    game = mini_game(tmp_path)
+    line = _replace(game, 'size = "poker"', f"size = {size}")
+    result = check(game)
+    assert result.exit_code == 1
+    assert any(error.startswith(f"data/mini/game.toml:{line}: error: ") and message in error
+               for error in errors(result)), result.output
+
+
+def test_a_billion_players_is_an_error_not_a_billion_setups(tmp_path: Path) -> None:
+    game = mini_game(tmp_path)
+    line = _replace(game, "players = [2, 4]", "players = [2, 1000000000]")
+    result = check(game)
+    assert result.exit_code == 1
+    assert (f"data/mini/game.toml:{line}: error: players: player range 2-1000000000 goes above 100 players\n"
+            "    fix: write the range of players the game is for, e.g. [2, 6]") in errors(result)
+
+
+def test_toml_nested_too_deep_is_an_error_at_the_file(tmp_path: Path) -> None:
+    game = mini_game(tmp_path)
+    (game / "rules.toml").write_text("deep = " + "[" * 50_000 + "]" * 50_000 + "\n", encoding="utf-8")
+    result = check(game)
+    assert result.exit_code == 1
+    assert ("data/mini/rules.toml: error: malformed TOML: nested too deep to read\n"
+            "    fix: no game file nests arrays or tables more than a few levels: check the brackets") in errors(result)
+
+
+def test_svg_with_too_many_elements_is_refused_before_svglib(tmp_path: Path) -> None:
+    from pnp.diagnostics import DataError
+    from pnp.render.cards.vector_art import parse_svg
+
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">' + b"<g/>" * 100_001 + b"</svg>"
+    with pytest.raises(DataError, match="SVG x.svg has more than 100,000 elements: too many to draw"):
+        parse_svg(svg, "SVG x.svg", None)
+    deep = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">' + b"<g>" * 200 + b"</g>" * 200 + b"</svg>"
+    with pytest.raises(DataError, match="nests its elements more than 100 deep"):
+        parse_svg(deep, "SVG x.svg", None)
+    bomb = (b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+            b'<svg xmlns="http://www.w3.org/2000/svg">&b;</svg>')
+    with pytest.raises(DataError, match="declares XML entities"):
+        parse_svg(bomb, "SVG x.svg", None)
