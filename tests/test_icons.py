@@ -366,3 +366,38 @@ def test_a_wide_icon_in_card_text_fills_the_room_the_text_layout_gives_it(tmp_pa
     assert found is not None
     width_pt = (found[2] - found[0]) / PX
     assert abs(width_pt - 2 * 0.9 * size) <= 1.5, width_pt  # as wide as 2 × 0.9 font sizes, not 0.9
+
+
+TWO_COLOUR_SVG = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+                  b'<rect width="50" height="100" fill="#000000"/>'
+                  b'<rect x="50" width="50" height="100" fill="#0000ff"/></svg>')
+
+
+def test_an_icon_in_card_text_takes_the_texts_colour_unless_it_has_colours_of_its_own(tmp_path: Path) -> None:
+    """':coin:' in white text on a dark band printed a black coin."""
+    from pnp.model.runs import Text
+    from pnp.render.cards.faces import IconShelf
+    from pnp.render.cards.textbox import draw_fit, fit_text
+    from pnp.render.text.fonts import prepare_fonts
+
+    write(tmp_path / "icons", "block", WIDE_SVG)
+    write(tmp_path / "icons", "flag", TWO_COLOUR_SVG)
+    shelf = IconShelf([tmp_path / "icons"])
+    assert shelf.icon("block").single_colour and shelf.icon("coin").single_colour
+    assert not shelf.icon("flag").single_colour
+    fontset = prepare_fonts(["x"], tmp_path / "fonts")
+    page = 200.0
+
+    def paint(canvas: Canvas) -> None:
+        from reportlab.lib.colors import HexColor
+
+        for row, name in enumerate(("block", "flag")):
+            fit = fit_text([Text("x"), shelf[name]], 180, 40, 30, 30, 1.2, fontset)
+            draw_fit(canvas, fit, 10, page - 10 - 60 * row, 180, 40, colour=HexColor("#ff0000"))
+
+    image, _ = render(page, page, paint)
+    single = [p for p in pixels(image.crop((0, 0, image.width, round(60 * PX)))) if min(p) < 200]
+    assert single and all(r > 200 and r - max(g, b) > 50 for r, g, b in single), "the glyph is red, as its text"
+    several = pixels(image.crop((0, round(60 * PX), image.width, round(120 * PX))))
+    assert any(b > 200 and max(r, g) < 60 for r, g, b in several), "the flag keeps its blue"
+    assert any(max(p) < 40 for p in several), "and its black"

@@ -160,6 +160,21 @@ def test_a_column_of_the_designers_own_says_how_to_declare_and_read_it(game: New
     assert game.run("check").exit_code == 0
 
 
+def test_a_misspelt_column_of_the_designers_own_gets_a_did_you_mean(game: NewGame) -> None:
+    """card.fields.pionts said only "'dict object' has no attribute 'pionts'"."""
+    _add_column(game, "points", "3")
+    game.manifest.write_text(game.manifest.read_text(encoding="utf-8").replace(
+        'face = "my-face"\n', 'face = "my-face"\nfields = ["points"]\n'), encoding="utf-8")
+    game.write_layout(text_element("{{ card.fields.pionts }}"))
+    result = game.run("check")
+    assert_fails_cleanly(result)
+    assert_error_at(result, "my-face.toml", {ELEMENT_LINE + 6},
+                    "card.fields has no field 'pionts' (did you mean 'points'?)")
+    assert "dict object" not in result.output
+    game.write_layout(text_element("{{ card.fields.points }}"))
+    assert game.run("check").exit_code == 0
+
+
 def test_a_number_key_takes_an_expression_with_or_without_braces(game: NewGame) -> None:
     """w = "{{ 4 * 10 }}" means w = "4 * 10", as in the text keys' templates; a typo in it is named."""
     game.write_layout(text_element("{{ card.name }}").replace("w = 40", 'w = "{{ 4 * 10 }}"'))

@@ -11,6 +11,7 @@ import io
 
 import pypdfium2
 import pytest
+from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A6
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -30,7 +31,7 @@ def fontset(tmp_path_factory: pytest.TempPathFactory) -> FontSet:
     return prepare_fonts(texts, tmp_path_factory.mktemp("font-cache"))
 
 
-def no_draw(canvas, x, y, size) -> None:
+def no_draw(canvas, x, y, size, ink=None) -> None:
     pass
 
 
@@ -122,11 +123,11 @@ def test_alignment_places_the_line_where_expected(fontset: FontSet, align, valig
 
 def test_inline_icon_is_drawn_on_the_baseline_and_takes_its_width(fontset: FontSet) -> None:
     calls = []
-    star = Icon("star", lambda canvas, x, y, size: calls.append((x, y, size)), aspect=2.0)
+    star = Icon("star", lambda canvas, x, y, size, ink=None: calls.append((x, y, size, ink)), aspect=2.0)
     canvas, _ = new_canvas(fontset)
     fit = fit_text([Text("一二"), star, Text("三")], 100, 50, 10, 4, 1.25, fontset)
-    draw_fit(canvas, fit, 10, 200, 100, 50)
-    assert calls == [pytest.approx((30, 191.2, 10))]
+    draw_fit(canvas, fit, 10, 200, 100, 50, colour=HexColor("#c62828"))
+    assert calls == [(pytest.approx(30), pytest.approx(191.2), pytest.approx(10), "#c62828")]  # the text's colour
     assert canvas.text_origins == [pytest.approx((10, 191.2)), pytest.approx((50, 191.2))]
 
 

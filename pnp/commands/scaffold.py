@@ -17,7 +17,7 @@ from pnp.commands.languages import COUNTRY_NOT_LANGUAGE, NO_LANGUAGE_CODE
 from pnp.diagnostics import clipped
 from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, data_dir, enclosing_game, game_argument
 from pnp.model.build import LANGUAGE_CODE
-from pnp.resources import templates_root
+from pnp.resources import docs_root, templates_root
 from pnp.write.output_errors import output_problem
 
 if TYPE_CHECKING:
@@ -83,6 +83,8 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         "title": game_id.replace("-", " ").title(),
         "year": datetime.date.today().year,
         "rules": rules and images is None,
+        "docs": docs_folder(),  # the guides, where this pnp has them: a wheel has no checkout's docs/
+        "icons": Path(str(templates_root() / "icons")).resolve().as_posix(),  # the built-in ones
         "class_name": "".join(part.title() for part in game_id.replace("-", " ").split() if part) + "Rules",
     }
     if context["class_name"][0].isdigit():  # a class name cannot start with a digit (a game "7-wonders")
@@ -103,7 +105,8 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     try:
         if deck is not None:
             _write_picture_deck(staging, starter, env, context, deck)
-            rule_texts = _write_rule_texts(staging, starter, context["languages"], "rules-pictures")
+            rule_texts = _write_rule_texts(staging, starter, context["languages"], "rules-pictures",
+                                           docs=context["docs"])
         else:
             (staging / "cards").mkdir()
             outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}
@@ -113,7 +116,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
                 text = env.from_string((starter / template).read_text(encoding="utf-8")).render(context)
                 target.write_text(text, encoding="utf-8")
             rule_texts = _write_rule_texts(staging, starter, context["languages"],
-                                           code="rules-code" if context["rules"] else None)
+                                           code="rules-code" if context["rules"] else None, docs=context["docs"])
         staging.rename(folder)
         if rule_texts:
             _accept_translations(folder, context["languages"])
@@ -131,6 +134,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     edit = "game.toml, cards/deck.csv" + (", rules.py, examples.toml" if context["rules"] else "") + (
         " and rules/*.md" if rule_texts else "")
     click.echo(f"created {folder}: edit {edit}, then run 'pnp check {named}'{_no_rule_texts(context['languages'])}")
+    click.echo(f"the guide from here to a printed deck: {context['docs']}/your-own-game.md")
     if context["rules"]:
         click.echo(f"rules.py is code: pnp runs it only once you trust the folder. Read it, then run "
                    f"'pnp trust {named}' (again after each change to it)")
@@ -164,11 +168,18 @@ def _no_rule_texts(languages: list[str]) -> str:
         return ""
     others = ", ".join(lang for lang in languages if lang not in RULE_TEXT_LANGUAGES)
     return (f"; no rule texts: pnp writes starters in {' and '.join(RULE_TEXT_LANGUAGES)} only, and not for "
-            f"{others} (write rules/<lang>.md for each language, see docs/rulebooks.md)")
+            f"{others} (write rules/<lang>.md for each language, see {docs_folder()}/rulebooks.md)")
+
+
+def docs_folder() -> str:
+    """Where pnp's guides are (docs/ of a checkout, pnp_docs/ of an installed wheel), as the files and
+    messages of `pnp new` name them: with forward slashes, which every system reads and which a
+    rules.py docstring holds without escapes."""
+    return Path(str(docs_root())).resolve().as_posix()
 
 
 def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], stem: str = "rules",
-                      code: str | None = None) -> bool:
+                      code: str | None = None, docs: str = "docs") -> bool:
     """A rule text per language, headings and placeholders to fill in, when pnp has one for every
     language the game ships in; else none (a game with a language pnp cannot write still checks).
     ``code``: the stem of a section placing rules.py's aid table and example, appended to each."""
@@ -176,7 +187,7 @@ def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], 
         return False
     (folder / "rules").mkdir()
     for lang in languages:  # copied as they are: their {{ placeholders }} are for the rulebook, not for here
-        text = (starter / f"{stem}-{lang}.md").read_text(encoding="utf-8")
+        text = (starter / f"{stem}-{lang}.md").read_text(encoding="utf-8").replace("docs/", f"{docs}/")
         if code is not None:
             text += (starter / f"{code}-{lang}.md").read_text(encoding="utf-8")
         (folder / "rules" / f"{lang}.md").write_text(text, encoding="utf-8")

@@ -367,10 +367,21 @@ def _missing_field(exc: Exception, element: Element, context: Mapping[str, Any])
         return None
     name = match.group(1)
     for source in (value for value in (*element.values.values(), element.when) if isinstance(value, str)):
-        owner = re.search(rf"([A-Za-z_]\w*)\s*\.\s*{re.escape(name)}\b", source)
-        if owner is not None and isinstance(context.get(owner.group(1)), Mapping):
-            return describe_missing(context[owner.group(1)], name, context)
+        for owner in re.finditer(rf"([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\.\s*{re.escape(name)}\b", source):
+            holder = _walk(owner.group(1), context)  # card.fields.pionts: the holder is card.fields
+            if isinstance(holder, Mapping) and name not in holder:
+                return describe_missing(holder, name, context)
     return None
+
+
+def _walk(dotted: str, context: Mapping[str, Any]) -> Any:
+    """The value a dotted name (``card.fields``) reaches in ``context``, or None."""
+    value: Any = context
+    for part in re.split(r"\s*\.\s*", dotted):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
 
 
 def describe_missing(holder: Any, name: Any, context: Mapping[str, Any]) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-#: Draws an inline icon: ``draw(canvas, x, baseline_y, size)``; the icon sits on the baseline.
-IconDraw = Callable[[Any, float, float, float], None]
+#: Draws an inline icon: ``draw(canvas, x, baseline_y, size)``; the icon sits on the baseline. Drawn in
+#: a card's text box, it is also given ``ink=`` the text's colour ("#rrggbb").
+IconDraw = Callable[..., None]
 
 
 # (first, last) code points of the CJK blocks, sorted. Not a regular expression's character class:

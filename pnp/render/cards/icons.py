@@ -23,6 +23,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,8 +44,9 @@ ICON_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _SUFFIX = ".svg"
 
 Folder = Traversable | Path
-#: Draws an inline icon ``draw(canvas, x, baseline_y, size)``, as text layout expects.
-InlineDraw = Callable[[Any, float, float, float], None]
+#: Draws an inline icon ``draw(canvas, x, baseline_y, size, ink=None)``, as text layout expects; ``ink``
+#: is the colour of the text around it ("#rrggbb").
+InlineDraw = Callable[..., None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +70,16 @@ class Icon:
         viewBox rather than the ink bounds keeps icons of one set the same size.
         """
         return self.drawing.width / self.drawing.height
+
+    @cached_property  # a frozen dataclass still has a __dict__, which cached_property writes to
+    def single_colour(self) -> bool:
+        """Whether every painted part of the icon has one colour (a glyph, as the built-in icons are),
+        so that it can take the colour of the text it stands in; a picture of several colours keeps them."""
+        inks = {(round(paint.red, 3), round(paint.green, 3), round(paint.blue, 3))
+                for shape in _shapes(self.drawing)
+                for paint in (getattr(shape, "fillColor", None), getattr(shape, "strokeColor", None))
+                if paint is not None and hasattr(paint, "red")}
+        return len(inks) <= 1
 
 
 def builtin_folder() -> Traversable:
@@ -142,8 +154,11 @@ def inline_drawer(icon: Icon, colour: str | None = None, height: float = 1.0, li
     if colour is not None:
         _recoloured(icon, colour)  # reject a bad colour now, while the data is being read
 
-    def draw(canvas: Any, x: float, baseline_y: float, size: float) -> None:
-        draw_icon(canvas, icon, x, baseline_y - size * lift, size * height * max(1.0, icon.aspect), colour)
+    def draw(canvas: Any, x: float, baseline_y: float, size: float, ink: str | None = None) -> None:
+        """``ink``: the colour of the text around the icon, which a single-colour icon takes (a white
+        :coin: in white text on a dark band, not a black one); ``colour``, when given, wins."""
+        paint = colour if colour is not None else ink if ink is not None and icon.single_colour else None
+        draw_icon(canvas, icon, x, baseline_y - size * lift, size * height * max(1.0, icon.aspect), paint)
 
     return draw
 

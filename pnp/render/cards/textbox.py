@@ -145,10 +145,11 @@ def draw_fit(
         raise ValueError(f"unknown vertical alignment {valign!r}; use top, middle or bottom")
     canvas.saveState()
     canvas.setFillColor(colour)
+    ink = "#{:02x}{:02x}{:02x}".format(*(round(part * 255) for part in colour.rgb()))  # inline icons take it
     baseline = block_top - fit.ascent
     for line in fit.lines:
         start = line_x(line, x, box_w, align)
-        draw_line(canvas, line, start, baseline, fit.size, fit.fontset)
+        draw_line(canvas, line, start, baseline, fit.size, fit.fontset, ink)
         if underline and line.width > 0:
             thickness = UNDERLINE_THICKNESS * fit.size
             canvas.rect(start, baseline - UNDERLINE_DROP * fit.size - thickness / 2, line.width, thickness,

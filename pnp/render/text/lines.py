@@ -35,8 +35,10 @@ def make_measure(fontset: FontSet, size: float = 1.0) -> Measure:
 _unit_widths: dict[tuple[str, str], float] = {}
 
 
-def draw_line(canvas: Canvas, line: Line, x: float, baseline: float, size: float, fontset: FontSet) -> None:
-    """Draw one line's pieces left to right; icons draw in a saved state so they can't leak settings."""
+def draw_line(canvas: Canvas, line: Line, x: float, baseline: float, size: float, fontset: FontSet,
+              ink: str | None = None) -> None:
+    """Draw one line's pieces left to right; icons draw in a saved state so they can't leak settings.
+    ``ink``: the text's colour ("#rrggbb"), given to each icon, which a one-colour icon takes."""
     cursor = x
     text_object = None
     for piece in line.pieces:
@@ -51,7 +53,10 @@ def draw_line(canvas: Canvas, line: Line, x: float, baseline: float, size: float
                 canvas.drawText(text_object)
                 text_object = None
             canvas.saveState()
-            run.draw(canvas, cursor, baseline, size)
+            if ink is None:
+                run.draw(canvas, cursor, baseline, size)
+            else:
+                run.draw(canvas, cursor, baseline, size, ink=ink)
             canvas.restoreState()
         cursor += piece.width
     if text_object is not None:
