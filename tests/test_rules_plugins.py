@@ -68,6 +68,17 @@ def test_untrusted_rules_are_refused_without_being_imported(games, tmp_path):
     assert not marker.exists()
 
 
+def test_i18n_of_an_untrusted_game_says_so_and_fails(games, tmp_path):
+    """It carried on without the game's rules and exited 0, as if the translations were all there is."""
+    marker = tmp_path / "imported"
+    write_rules(games, marked_rules(marker))
+    result = invoke("i18n", "--data", str(games), "rg")
+    assert result.exit_code == 1, result.output
+    assert "error: rules.py is code in the game folder" in result.output
+    assert "pnp trust" in result.output
+    assert not marker.exists()
+
+
 def test_trusted_rules_run_their_check(games, tmp_path):
     marker = tmp_path / "imported"
     write_rules(games, marked_rules(marker))

@@ -71,6 +71,7 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
             accepted = accept_sections(game, lang, None if accept_all else list(accept), game_report)
             if accepted:
                 echo(f"{game.id} — {lang}: recorded as translated: {', '.join(accepted)}", err=json_out)
+        _refusal_of_its_rules(game, game_report)
         statuses = analyse_translations(game, game_report, [lang] if lang else None)
         failed = _echo(game_report) or failed
         if not statuses:
@@ -85,6 +86,18 @@ def run_i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept
         general = [diagnostic_record(d, Path.cwd()) for d in report.diagnostics]
         click.echo(document({"failed": failed, "general": general, "games": records}))
     return 1 if failed else 0
+
+
+def _refusal_of_its_rules(game: Game, report: Report) -> None:
+    """The reason a game's own rules.py may not run (not trusted, changed, broken), as `pnp check` says
+    it: the translations are analysed without its placeholders, and the report must not look clean."""
+    from pnp.rules import rules_of
+    from pnp.rules.local import RulesLoadError
+
+    try:
+        rules_of(game)
+    except RulesLoadError as exc:
+        report.diagnostics.append(exc.diagnostic)
 
 
 def _translations(game: Game) -> str:
