@@ -47,10 +47,17 @@ def alive(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
+#: pnp as a terminal starts it. A command run in the background of a shell without job control (`cmd &`
+#: in a script, so a test run started that way) inherits SIGINT ignored, and so does each child it starts,
+#: whatever Python would do: the Ctrl-C case then waited out its 60 s. Terminals don't ignore it.
+AT_A_TERMINAL = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                 "from pnp.cli import main; main()")
+
+
 def start_build(tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
     out = tmp_path / "out"
     process = subprocess.Popen(
-        [sys.executable, "-c", "from pnp.cli import main; main()", "build", "--data", str(DATA), "--out", str(out),
+        [sys.executable, "-c", AT_A_TERMINAL, "build", "--data", str(DATA), "--out", str(out),
          "--force", "--png", "--jobs", "2"],
         env={**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}, start_new_session=True,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
