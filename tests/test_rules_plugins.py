@@ -268,3 +268,22 @@ def test_an_entry_point_that_cannot_load_names_its_package(monkeypatch):
         pnp.rules._installed.cache_clear()
     assert "pnp-broken-rules" in caught.value.diagnostic.message
     assert "pnp-broken-rules" in caught.value.diagnostic.fix
+
+
+AID = '\n[[aid]]\nid = "{id}"\nsource = "components"\ntitle = {{ en = "Parts", ja = "内容" }}\n'
+
+
+def test_an_aid_id_that_is_also_a_rules_table_is_an_error_at_it(games):
+    """The starter's rules.py computes a table "values"; game.toml declaring one too hid one of them."""
+    invoke("trust", "--data", str(games), "rg")
+    manifest = games / "rg" / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text + AID.format(id="values"), encoding="utf-8")
+    line = len(text.splitlines()) + 2  # its [[aid]], after a blank line
+    result = check(games)
+    assert result.exit_code == 1, result.output
+    assert (f"game.toml:{line}: error: aid id 'values' is also a table of the rules module (rules.py)"
+            in result.output), result.output
+    assert "give this [[aid]] another id" in result.output
+    manifest.write_text(text + AID.format(id="parts"), encoding="utf-8")
+    assert check(games).exit_code == 0

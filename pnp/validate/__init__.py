@@ -16,6 +16,7 @@ from pnp.rules import rules_of, unknown_rules_fix
 from pnp.rules.base import GameRules
 from pnp.rules.local import RulesLoadError
 from pnp.validate import generic
+from pnp.validate.aids import check_aid_ids
 from pnp.validate.examples import check_examples, skip_examples
 
 NO_RULE_TEXTS = "no rule texts yet: add rules/<lang>.md to build a rulebook"
@@ -86,6 +87,7 @@ def _check_with_rules(game: Game, rules: GameRules, report: Report, data_in_erro
                                 else "the game's data has errors")
     else:
         outcome = check_examples(game, rules, report, results)
+    check_aid_ids(game, rules, report)  # after the examples: not the rules model's error
     if layouts:
         check_layouts(game, rules, report, icons_in_error)
     if rule_texts and has_rule_texts(game):  # the Markdown machinery is imported only where it is needed
