@@ -34,7 +34,7 @@ def test_a_rulebook_drawn_with_chips_says_so_in_the_build(tmp_path: Path, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("layout engine down")
 
-    monkeypatch.setattr(figures, "bind_game", broken)
+    monkeypatch.setattr(figures, "bind_components", broken)
     result = CliRunner().invoke(cli, ["build", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "out"),
                                       "--what", "rules", "--lang", "en", "--paper", "a4", "--jobs", "1"])
     assert result.exit_code == 0, result.output

@@ -22,11 +22,13 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus.flowables import Flowable
 
+from pnp.compose.deck import BoundCard, BoundComponent, bind_components
 from pnp.compose.template import card_label, format_value, player_names, rank_label
 from pnp.diagnostics import Report
 from pnp.model.game import Example, Game
+from pnp.model.layout import load_library
 from pnp.model.sizes import CARD_PRESETS
-from pnp.render.cards.deck import BoundCard, bind_game, make_painter
+from pnp.render.cards.deck import make_painter, ready_to_draw
 from pnp.render.text.fonts import FontSet
 from pnp.rules.base import GameRules
 
@@ -166,23 +168,33 @@ def make_card_art(game: Game, rules: GameRules, lang: str, report: Report) -> Ca
     ``[player_names.<lang>]``), so the figures print the same names as the rule text.
     """
     names = player_names(game, lang)
-    bind_report = Report()
     try:
-        bound = bind_game(game, rules, lang, bind_report)
+        bound = _drawable_faces(game, rules, lang)
     except Exception as exc:  # the deck renderer is young; a rulebook must not die with it
         report.warning(f"card faces could not be drawn ({type(exc).__name__}: {exc}); the rulebook shows "
                        "simple card chips instead", game.path)
         return ChipArt(game, player_names=names)
-    if bind_report.errors:
+    if bound is None:
         report.warning("card layouts have errors (see pnp check); the rulebook shows simple card chips instead",
                        game.path)
         return ChipArt(game, player_names=names)
     faces: dict[str, tuple[BoundCard, str, tuple[float, float]]] = {}
-    for component in bound.values():
+    for component in bound:
         size = component.component.trim_mm
         for card in component.cards:
             faces.setdefault(card.card.id, (card, component.face_layout, size))
     return FaceArt(game, faces, player_names=names)
+
+
+def _drawable_faces(game: Game, rules: GameRules, lang: str) -> list[BoundComponent] | None:
+    """The components bound and ready to draw, or None when any layout or card art has an error:
+    pnp check words those; a rulebook only needs to know that its faces cannot all be drawn."""
+    layout_errors = Report()
+    library = load_library(game.path, layout_errors)
+    found = ready_to_draw(game, bind_components(game, rules, lang, library))
+    if layout_errors.errors or any(item.bound is None or item.has_errors for item in found):
+        return None
+    return [item.bound for item in found if item.bound is not None]
 
 
 # ---------------------------------------------------------------------------------------------------------------
