@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from pnp.compose.bind import Binder, BindError, Resolved, TextsInError, card_context, forget_resolved_folders
+from pnp.compose.bind import Binder, BindError, Resolved, TextsInError, card_context
+from pnp.compose.image_paths import forget_resolved_folders
 from pnp.compose.sandbox import time_limit
 from pnp.model.game import Card, Component, Game
 from pnp.model.layout import Layout, LayoutLibrary

@@ -17,10 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp.compose.bind import (
-    Resolved,
-    image_path,
-)
+from pnp.compose.bind import Resolved
+from pnp.compose.image_paths import image_path
 from pnp.diagnostics import DataError, clipped
 from pnp.load.guarded import check_input
 from pnp.model.fields import closest
