@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pnp.render.pdf import pdf_images
-from pnp.render.pdf.pdf_images import FileRanges, ImageChangedError
+from pnp.render.pdf.stream_contents import FileRanges, ImageChangedError
 
 
 def ranged_file(tmp_path: Path, size: int) -> tuple[FileRanges, bytes]:
