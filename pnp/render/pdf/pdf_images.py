@@ -3,10 +3,11 @@
 reportlab's own ``drawImage`` decodes every PNG and deflates the pixels again (ASCII85 on top), and
 keeps the result in memory until ``save()``, where it is copied twice more. For a deck of card art
 that is both the slow part and the memory. Here an image is described by its stream dictionary and a
-:class:`StreamContent` (pnp/render/pdf/stream_contents.py) that says where its bytes live (a file's byte ranges, or a spool file for
-images that had to be decoded). While reportlab formats the document, each such stream is written as
-a short placeholder; the save then copies the file, splicing each image's bytes in from disk and
-correcting the cross-reference offsets. The document in memory holds no image bytes at any time.
+:class:`StreamContent` that says where its bytes live (a file's byte ranges, or a spool file for
+images that had to be decoded; pnp/render/pdf/stream_contents.py). While reportlab formats the
+document, each such stream is written as a short placeholder; the save then copies the file,
+splicing each image's bytes in from disk and correcting the cross-reference offsets. The document
+in memory holds no image bytes at any time.
 
 A document saved any other way (``canvas.getpdfdata()``, or an encrypted document) gets its image
 bytes inline, so the output is always a valid PDF.
