@@ -122,7 +122,8 @@ def _rule_text(state: UnitState, lang: str) -> RuleText:
 
 @writer("rules", "booklet", "aid", "aid-cards")
 def write_document(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
-    from pnp.render.rulebook.aid import write_aid, write_aid_cards
+    from pnp.render.rulebook.aid import write_aid
+    from pnp.render.rulebook.aid_cards import write_aid_cards
     from pnp.render.rulebook.book import write_rulebook
     from pnp.render.rulebook.booklet import write_booklet
 
