@@ -18,7 +18,8 @@ from reportlab.platypus import Spacer
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
-from pnp.render.rulebook.aid import largest_fitting, pair_tables, write_aid, write_aid_cards
+from pnp.render.rulebook.aid import largest_fitting, write_aid
+from pnp.render.rulebook.aid_cards import pair_tables, write_aid_cards
 from pnp.rules import get_rules
 from pnp.rules.base import AidTable
 
@@ -166,12 +167,13 @@ def test_an_aid_that_cannot_fit_is_known_before_any_typesetting(writer, game: Ga
     """400 rows at one line each outgrow the page at the smallest size: said from the row count, where
     trying every size and layout took 12 s of CPU."""
     from pnp.diagnostics import DataError
-    from pnp.render.rulebook import aid
+    from pnp.render.rulebook import aid, aid_cards
 
     def typeset(*args, **kwargs):
         raise AssertionError("typeset a table that arithmetic shows cannot fit")
 
-    monkeypatch.setattr(aid, "largest_fitting", typeset)
+    monkeypatch.setattr(aid, "largest_fitting", typeset)  # the sheet's, and the aid cards' own import of it
+    monkeypatch.setattr(aid_cards, "largest_fitting", typeset)
     with pytest.raises(DataError, match=r"does not fit even at [\d.]+ pt: its \d+ table rows need at least"):
         writer(game, _HugeAid(), "en", "a4", tmp_path / "aid.pdf", cache)
 
@@ -213,7 +215,7 @@ def test_a_sheet_readable_in_one_column_keeps_it(game: Game, aids: dict) -> None
 
 
 def test_split_rows_keeps_order_and_puts_the_notes_under_the_last_part() -> None:
-    from pnp.render.rulebook.aid import split_rows
+    from pnp.render.rulebook.aid_cards import split_rows
 
     table = AidTable(id="t", title="Steps", header=["h"], rows=[[str(n)] for n in range(7)], notes=["note"])
     parts = split_rows(table, 3, "en")
@@ -228,7 +230,7 @@ def test_a_table_too_dense_for_two_sides_takes_as_many_as_it_needs(game: Game, c
     set every part at 7 pt or more, in order, each part marked, starting on a front."""
     from reportlab.lib.units import mm
 
-    from pnp.render.rulebook.aid import (
+    from pnp.render.rulebook.aid_cards import (
         AID_CARD,
         CARD_INSET,
         READABLE_CARD_SIZE,

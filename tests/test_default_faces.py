@@ -57,11 +57,13 @@ from PIL import Image, ImageChops, ImageDraw
 from reportlab.lib.units import mm
 
 from pnp.cli import cli
+from pnp.compose.deck import BoundComponent
 from pnp.diagnostics import Report
-from pnp.render.cards.deck import BoundComponent, DeckRenderer, bind_game, make_painter
+from pnp.render.cards.deck import DeckRenderer, make_painter
 from pnp.render.sheets.draw import new_canvas
 from pnp.render.text.fonts import prepare_fonts
 from pnp.validate import check_folder
+from pnp.validate.card_layouts import bind_game
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "layouts"
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "layouts"

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pnp.cli import cli
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render.rulebook import figures
+from pnp.render.rulebook import card_art
 from pnp.rules import get_rules
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -24,7 +24,7 @@ def test_shipped_rulebooks_draw_real_card_faces(game_id: str) -> None:
     rules = get_rules(game.rules)
     for lang in game.languages:
         report = Report()
-        assert isinstance(figures.make_card_art(game, rules, lang, report), figures.FaceArt)
+        assert isinstance(card_art.make_card_art(game, rules, lang, report), card_art.FaceArt)
         assert report.diagnostics == []
 
 
@@ -34,7 +34,7 @@ def test_a_rulebook_drawn_with_chips_says_so_in_the_build(tmp_path: Path, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("layout engine down")
 
-    monkeypatch.setattr(figures, "bind_game", broken)
+    monkeypatch.setattr(card_art, "bind_components", broken)
     result = CliRunner().invoke(cli, ["build", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "out"),
                                       "--what", "rules", "--lang", "en", "--paper", "a4", "--jobs", "1"])
     assert result.exit_code == 0, result.output

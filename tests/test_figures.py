@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.render.rulebook.figures import CardSlot, Label, example_figure
+from pnp.render.rulebook.figure_specs import CardSlot, Label, example_figure
 from pnp.validate import check_folder
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -48,7 +48,8 @@ def test_a_trick_row_keeps_its_winner_beside_cards_at_every_width(cache: Path) -
     still: the row wraps between players, and the caption never starts a line alone."""
     from reportlab.lib.units import mm
 
-    from pnp.render.rulebook.figures import ChipArt, FigureFlowable
+    from pnp.render.rulebook.card_art import ChipArt
+    from pnp.render.rulebook.figures import FigureFlowable
     from pnp.render.text.fonts import prepare_fonts
 
     result = check_folder(DATA / "take-over-that-job")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.render.pdf import pdf_images
-from pnp.render.pdf.pdf_images import FileRanges, ImageChangedError
+from pnp.render.pdf import stream_contents
+from pnp.render.pdf.stream_contents import FileRanges, ImageChangedError
 
 
 def ranged_file(tmp_path: Path, size: int) -> tuple[FileRanges, bytes]:
@@ -34,9 +34,9 @@ def test_write_to_copies_exactly_the_ranges(tmp_path, size):
 
 def test_ranges_longer_than_the_buffer_go_out_in_pieces(tmp_path, monkeypatch):
     """A file bigger than WHOLE_FILE_LIMIT is copied through a buffer of that size, memory stays flat."""
-    monkeypatch.setattr(pdf_images, "WHOLE_FILE_LIMIT", 4096)
-    monkeypatch.setattr(pdf_images, "COPY_CHUNK", 4096)
-    monkeypatch.setattr(pdf_images._buffers, "buffer", bytearray(4096), raising=False)
+    monkeypatch.setattr(stream_contents, "WHOLE_FILE_LIMIT", 4096)
+    monkeypatch.setattr(stream_contents, "COPY_CHUNK", 4096)
+    monkeypatch.setattr(stream_contents._buffers, "buffer", bytearray(4096), raising=False)
     ranges, expected = ranged_file(tmp_path, 200_000)
     sizes = []
 

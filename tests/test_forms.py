@@ -22,13 +22,14 @@ from pypdf import PdfReader
 
 from pnp.diagnostics import Report
 from pnp.render.cards.card_pdf import PrintOptions, write_component_pdf
-from pnp.render.cards.deck import DeckRenderer, bind_game, expand_copies, make_painter
+from pnp.render.cards.deck import DeckRenderer, expand_copies, make_painter
 from pnp.render.cards.forms import SharingPlan
 from pnp.render.sheets.draw import SheetOptions, write_card_sheets
 from pnp.render.sheets.imposition import plan_sheet
 from pnp.render.sheets.paper import PAPER_SIZES, CardSize
 from pnp.render.text.fonts import prepare_fonts
 from pnp.validate import check_folder
+from pnp.validate.card_layouts import bind_game
 
 GAME_TOML = """\
 id = "{id}"

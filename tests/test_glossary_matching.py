@@ -14,12 +14,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from translation_check import check
 
 from pnp.diagnostics import Diagnostic, Report
 from pnp.model.build import load_game
 from pnp.validate.glossary import Glossary, Term, load_glossary
 from pnp.validate.glossary_match import uses_term
-from pnp.validate.translations import check_translations
 
 ROOT = Path(__file__).resolve().parents[1]
 GADGET_TRICK = ROOT / "data" / "gadget-trick"
@@ -150,14 +150,6 @@ def gadget_trick(tmp_path: Path) -> Path:
 @pytest.fixture
 def two_ops(tmp_path: Path) -> Path:
     return Path(shutil.copytree(TWO_OPS, tmp_path / "two-ops"))
-
-
-def check(folder: Path) -> Report:
-    game = load_game(folder, Report())
-    assert game is not None
-    report = Report()
-    check_translations(game, report)
-    return report
 
 
 def glossary_warnings(report: Report) -> list[Diagnostic]:

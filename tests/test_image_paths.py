@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pnp.compose.bind import forget_resolved_folders, image_path
+from pnp.compose.image_paths import forget_resolved_folders, image_path
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.render.cards import images
 from pnp.render.cards.images import draw_image, embed_image, inspect_image, printed_dpi
-from pnp.render.pdf.pdf_images import ImageChangedError
+from pnp.render.pdf.stream_contents import ImageChangedError
 
 BOX = (20.0, 30.0, 160.0, 120.0)  # x, y, w, h in points: every test image is 4:3, so it fills the box
 

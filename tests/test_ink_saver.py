@@ -7,9 +7,9 @@ from pathlib import Path
 from pnp.compose.bind import Resolved
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
-from pnp.render.cards.deck import bind_game
 from pnp.render.cards.ink_saver import DARK_INK, on_white_paper
 from pnp.rules import get_rules
+from pnp.validate.card_layouts import bind_game
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SIZE = (63.5, 88.9)

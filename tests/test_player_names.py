@@ -22,7 +22,8 @@ from pnp.compose.ruletext import load_rule_text, require_rule_text
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.render.rulebook.book import write_rulebook
-from pnp.render.rulebook.figures import Label, example_figure, make_card_art
+from pnp.render.rulebook.card_art import make_card_art
+from pnp.render.rulebook.figure_specs import Label, example_figure
 from pnp.rules import get_rules
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "take-over-that-job"

@@ -13,7 +13,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pnp.cli import cli
-from pnp.model.build import COMPONENT_KEYS, GRID_KEYS, MANIFEST_KEYS, SETUP_KEYS, TERM_KEYS
+from pnp.model.build import MANIFEST_KEYS, TERM_KEYS
+from pnp.model.components import COMPONENT_KEYS, GRID_KEYS
+from pnp.model.setup_rows import SETUP_KEYS
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -10,12 +10,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from translation_check import check
 
 from pnp.commands.i18n import run_i18n
 from pnp.diagnostics import Level, Report
 from pnp.model.build import load_game
 from pnp.validate.translation_records import load_records
-from pnp.validate.translations import check_translations
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,14 +25,6 @@ def rudy(tmp_path: Path) -> Path:
     target = tmp_path / "rudy"
     shutil.copytree(ROOT / "data" / "rudy", target)
     return target
-
-
-def check(folder: Path) -> Report:
-    game = load_game(folder, Report())
-    assert game is not None
-    report = Report()
-    check_translations(game, report)
-    return report
 
 
 def edit(path: Path, old: str, new: str) -> None:

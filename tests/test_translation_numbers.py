@@ -12,11 +12,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from translation_check import check
 
 from pnp.diagnostics import Level, Report
 from pnp.model.build import load_game
 from pnp.validate.rule_prose import number_differences, stated_numbers
-from pnp.validate.translations import check_translations
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,14 +92,6 @@ def gadgets(tmp_path: Path) -> Path:
 
 HOOK = ("grappling-hook,1,gadget,,,,Grappling Hook,フック付きロープ,You never have to follow the lead suit: you may "
         "always play any card.,リードのスートのカードを持っていても、好きなカードを出してよい。,always,yes")
-
-
-def check(folder: Path) -> Report:
-    game = load_game(folder, Report())
-    assert game is not None
-    report = Report()
-    check_translations(game, report)
-    return report
 
 
 def with_texts(folder: Path, en: str, ja: str) -> Path:

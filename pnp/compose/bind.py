@@ -7,15 +7,16 @@ layout's unknown field or missing image before anything is rendered.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.compose.arithmetic import arithmetic_names, evaluate_arithmetic
-from pnp.compose.sandbox import bounded_render, make_environment, template_fault
+from pnp.compose.bind_messages import NamedView as NamedView  # re-exported: compose/template.py imports it
+from pnp.compose.bind_messages import binding_problem, missing_field, unknown_name
+from pnp.compose.bind_messages import describe_missing as describe_missing  # re-exported, as NamedView is
+from pnp.compose.sandbox import bounded_render, make_environment
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, Term
 from pnp.model.layout import CONDITION_KEYS, NUMERIC_KEYS, Element, Layout, choice_problem, number_problem
@@ -191,7 +192,7 @@ class Binder:
                 problems.append(exc)
                 continue
             except Exception as exc:
-                problem = _missing_field(exc, element, context) or _binding_problem(exc)
+                problem = missing_field(exc, element, context) or binding_problem(exc, shared_environment)
                 if problem is None:
                     raise  # not the layout's fault: a bug keeps its traceback
                 error = BindError(problem, layout, element, key)
@@ -259,7 +260,7 @@ class Binder:
             if result is None:
                 result = self._expression(value)(**context)
             if isinstance(result, bool) or not isinstance(result, int | float):
-                unknown = _unknown_name(result, context)
+                unknown = unknown_name(result, context)
                 if unknown is not None:
                     raise ValueError(f"{key} = {value!r}: {unknown}")
                 raise ValueError(f"{key} = {value!r} gives {result!r}, not a number")
@@ -269,7 +270,7 @@ class Binder:
             return float(result)
         if key in CONDITION_KEYS:
             result = self._expression(value)(**context)
-            unknown = _unknown_name(result, context)
+            unknown = unknown_name(result, context)
             if unknown is not None:
                 raise ValueError(f"{key} = {value!r}: {unknown}")
             return bool(result)
@@ -339,176 +340,3 @@ class Binder:
 def _is_expression(key: str) -> bool:
     """Whether a layout key's string is a bare expression (numbers, conditions), not a template."""
     return key in NUMERIC_KEYS or key in CONDITION_KEYS
-
-
-def _unknown_name(result: Any, context: Mapping[str, Any]) -> str | None:
-    """What an expression that gave a Jinja2 Undefined lacked, or None for any other result."""
-    from jinja2 import Undefined
-
-    name = getattr(result, "_undefined_name", None) if isinstance(result, Undefined) else None
-    return describe_missing(getattr(result, "_undefined_obj", None), name, context) if isinstance(name, str) else None
-
-
-_NO_ATTRIBUTE = re.compile(r"has no attribute '([^']+)'")
-_UNDEFINED_NAME = re.compile(r"'([^']+)' is undefined")
-
-
-def _missing_field(exc: Exception, element: Element, context: Mapping[str, Any]) -> str | None:
-    """Jinja2's "'dict object' has no attribute 'nme'" as "card has no field 'nme' (did you mean 'name'?)"."""
-    from jinja2 import UndefinedError
-
-    if not isinstance(exc, UndefinedError):
-        return None
-    bare = _UNDEFINED_NAME.fullmatch(str(exc))
-    if bare is not None:  # "widht - 4": a name of the layout's own, misspelt
-        return describe_missing(None, bare.group(1), context)
-    match = _NO_ATTRIBUTE.search(str(exc))
-    if match is None:
-        return None
-    name = match.group(1)
-    for source in (value for value in (*element.values.values(), element.when) if isinstance(value, str)):
-        for owner in re.finditer(rf"([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\.\s*{re.escape(name)}\b", source):
-            holder = _walk(owner.group(1), context)  # card.fields.pionts: the holder is card.fields
-            if isinstance(holder, Mapping) and name not in holder:
-                return describe_missing(holder, name, context)
-    return None
-
-
-def _walk(dotted: str, context: Mapping[str, Any]) -> Any:
-    """The value a dotted name (``card.fields``) reaches in ``context``, or None."""
-    value: Any = context
-    for part in re.split(r"\s*\.\s*", dotted):
-        if not isinstance(value, Mapping) or part not in value:
-            return None
-        value = value[part]
-    return value
-
-
-def describe_missing(holder: Any, name: Any, context: Mapping[str, Any]) -> str:
-    """"card has no field 'nme' (did you mean 'name'?)": what lacks the name, and what was likely meant.
-
-    ``card.widht`` most likely meant ``width``, a name of the layout's own, so a name of the context
-    is offered when the object has no field like it.
-    """
-    owner = _owner(holder, context)
-    if owner is not None and isinstance(holder, Mapping) and not isinstance(name, str):
-        entries = [repr(key) for key in holder]  # setup[9]: "dict object has no element 9" before
-        listed_entries = f" (it has: {', '.join(entries)})" if 0 < len(entries) <= LISTED_FIELDS else ""
-        return f"{owner} has no entry {name!r}{listed_entries}"
-    if owner is not None and isinstance(holder, Mapping) and any(
-            not isinstance(key, str) and str(key) == name for key in holder):
-        return f"{owner}'s keys are numbers: write {owner}[{name}], not {owner}[{name!r}]"
-    if owner is None or not isinstance(holder, Mapping) or not isinstance(name, str):
-        hint = _closest_name(str(name), context)
-        return f"unknown name {name!r}" + (f" (did you mean {hint!r}?)" if hint else "")
-    own = holder.get("fields") if owner == "card" else None
-    if isinstance(own, Mapping) and name in own:  # card.flavour for a column the component declares
-        return f"{owner} has no field {name!r} (did you mean 'fields.{name}'? the component's own columns are " \
-               "under card.fields)"
-    field_hint = _closest_name(name, holder)
-    if field_hint:
-        return f"{owner} has no field {name!r} (did you mean {field_hint!r}?)"
-    name_hint = _closest_name(name, context, ANOTHER_NAMESPACE_LIKENESS)
-    if name_hint and "." not in owner:
-        return f"{owner} has no field {name!r} (did you mean {name_hint!r}, without '{owner}.'?)"
-    fields = [str(key) for key in holder]
-    if 0 < len(fields) <= LISTED_FIELDS:
-        return f"{owner} has no field {name!r} (it has: {', '.join(fields)})"
-    return f"{owner} has no field {name!r}"
-
-
-LISTED_FIELDS = 12  # an object with no field like the one asked for names its fields, if this few
-
-
-class NamedView(dict):
-    """A mapping that knows how a template reached it (``card("harvest")``), for "has no field" messages
-    about an object a call returned or a loop gave, which no name of the context holds. The name is
-    kept under an underscore, which the sandbox never lets a template read."""
-
-    def __init__(self, reached_as: str, values: Mapping[str, Any]) -> None:
-        super().__init__(values)
-        self._reached_as = reached_as
-
-
-def _owner(holder: Any, context: Mapping[str, Any]) -> str | None:
-    """The dotted name ``holder`` has in ``context``: "card", or "components.deck" one level down, so
-    that ``components.deck.cont`` is not just "unknown name 'cont'"."""
-    if isinstance(holder, NamedView):
-        return holder._reached_as
-    for key, value in context.items():
-        if value is holder:
-            return str(key)
-    for key, value in context.items():
-        if isinstance(value, Mapping):
-            for inner, found in value.items():
-                if found is holder:
-                    return f"{key}.{inner}"
-    return None
-
-
-#: a name from outside the object is offered only when nearly the same: "widht" for "width" (0.8), not
-#: "table" for "colours.blue" (0.67), which sent a designer who had renamed a colour the wrong way
-ANOTHER_NAMESPACE_LIKENESS = 0.8
-
-
-def _closest_name(name: str, known: Mapping[str, Any], cutoff: float = 0.6) -> str | None:
-    return closest(name, [str(key) for key in known], cutoff)
-
-
-_UNKNOWN_TEST_OR_FILTER = re.compile(r"No (test|filter) named '([^']*)'\.?")
-
-
-def _binding_problem(exc: Exception) -> str | None:
-    """What to tell the layout's author about an exception from evaluating it; None for a bug."""
-    from jinja2 import TemplateError, UndefinedError
-    from jinja2.sandbox import SecurityError
-
-    if isinstance(exc, SecurityError):
-        return f"refused by the sandbox: {exc}"
-    if isinstance(exc, UndefinedError):
-        return f"unknown field: {exc}"
-    if type(exc) is ValueError:
-        return str(exc)  # pnp's own words: the value and what is wrong with it
-    unknown = _UNKNOWN_TEST_OR_FILTER.fullmatch(str(exc)) if isinstance(exc, TemplateError) else None
-    if unknown is not None:
-        kind, name = unknown.groups()
-        hint = _closest_name(name, getattr(shared_environment(), f"{kind}s"))
-        return f"there is no {kind} named {name!r}" + (f" (did you mean {hint!r}?)" if hint else "")
-    if isinstance(exc, TemplateError | TypeError | ValueError | ArithmeticError) or template_fault(exc):
-        return f"{type(exc).__name__}: {exc}"
-    return None
-
-
-def image_path(game: Game, src: str) -> Path:
-    """An image named by a layout, which must stay inside the game folder (symlinks followed).
-
-    The same as ``(game.path / src).resolve()``, but each folder is resolved once per binding:
-    resolving a path costs a system call per component, and a deck names hundreds of images
-    in the same folder.
-    """
-    root = _real_folder(str(game.path))
-    folder, name = os.path.split(os.path.join(root, src))
-    if name in ("", ".", ".."):
-        path = os.path.realpath(os.path.join(root, src))
-    else:
-        path = os.path.join(_real_folder(folder), name)
-        if os.path.islink(path):
-            path = os.path.realpath(path)
-    if path != root and not path.startswith(root.rstrip(os.sep) + os.sep):
-        raise ValueError(f"image {src!r} is outside the game folder")
-    return Path(path)
-
-
-_REAL_FOLDERS: dict[str, str] = {}
-
-
-def _real_folder(folder: str) -> str:
-    real = _REAL_FOLDERS.get(folder)
-    if real is None:
-        real = _REAL_FOLDERS[folder] = os.path.realpath(folder)
-    return real
-
-
-def forget_resolved_folders() -> None:
-    """A new binding resolves folders afresh: a symlink may point elsewhere since the last build."""
-    _REAL_FOLDERS.clear()

@@ -107,8 +107,8 @@ def check_layouts(game: Game, rules: GameRules, report: Report,
     expressions in `pnp check`, before anything is drawn.
     """
     from pnp.model.layout import load_library
-    from pnp.render.cards.deck import bind_game
     from pnp.render.text.fonts import NO_GLYPH_FIX, covered_characters, missing_glyphs, no_glyph
+    from pnp.validate.card_layouts import bind_game
 
     library = load_library(game.path, report)
     covered = covered_characters(game.fonts)

@@ -32,104 +32,48 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pnp.compose.blocks import RuleText, block_texts
 from pnp.compose.markdown import swallowing_line
 from pnp.compose.ruletext import load_rule_text
 from pnp.compose.template import compute_results
-from pnp.diagnostics import DataError, Level, Report, location
-from pnp.load.game_folder import game_argument
+from pnp.diagnostics import DataError, Level, Report
 from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
-from pnp.render.text.fonts import NO_GLYPH_FIX, covered_characters, no_glyph
 from pnp.rules import rules_or_none
 from pnp.rules.base import GameRules
 from pnp.validate.card_mentions import check_card_mentions
 from pnp.validate.glossary import Glossary, load_glossary
+from pnp.validate.i18n_listing import format_language, has_errors
 from pnp.validate.player_mentions import check_player_mentions
 from pnp.validate.rule_prose import StatedNumbers, number_differences, numbers, placeholders, prose, stated_numbers
 from pnp.validate.translation_records import (
     Records,
     Section,
-    TextItem,
     load_records,
     orphan_records,
     same_wording,
     sections_of,
     text_items,
 )
+from pnp.validate.translation_report import check_glyphs, check_placements, raw_text, report_language, sections_at
+from pnp.validate.translation_status import (
+    CardTextCount,
+    Finding,
+    LanguageStatus,
+    SectionStatus,
+    TextStatus,
+)
 from pnp.validate.word_diff import word_changes
 
-SectionState = Literal["translated", "stale", "untracked", "untranslated", "missing", "extra", "id twice"]
-#: "untranslated": recorded as `pnp new`'s starter text, and the source rewritten since
-TextState = Literal["translated", "stale", "unrecorded", "untranslated"]
+#: `pnp i18n` (pnp/commands/i18n.py) imports the listing from here, with the analysis it lists
+__all__ = ["LanguageStatus", "analyse_translations", "check_translations", "format_language", "has_errors"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Analysis
-
-
-@dataclass(frozen=True)
-class SectionStatus:
-    id: str
-    state: SectionState
-    source: Section | None
-    target: Section | None
-    diff: tuple[str, ...] = ()  # for stale sections: how the source changed since it was translated
-
-
-@dataclass(frozen=True)
-class TextStatus:
-    """A card or game.toml text that has a translation, against its record."""
-
-    item: TextItem
-    state: TextState
-    diff: tuple[str, ...] = ()  # for stale texts: the source's change, word by word
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A disagreement inside a section; ``level`` is what `pnp check` reports it as."""
-
-    kind: Literal["placeholder", "number", "glossary"]
-    section: str
-    message: str
-    level: Level
-    file: Path | None
-    line: int | None
-    fix: str | None = None
-
-
-@dataclass(frozen=True)
-class CardTextCount:
-    component: str
-    field: str
-    translated: int
-    missing: tuple[str, ...]  # card ids whose source text has no translation
-
-
-@dataclass
-class LanguageStatus:
-    lang: str
-    path: Path
-    exists: bool
-    sections: list[SectionStatus] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    cards: list[CardTextCount] = field(default_factory=list)
-    texts: list[TextStatus] = field(default_factory=list)
-    generated_cards: int = 0
-    #: the records file is there but cannot be read (reported): no section is "never recorded" for that
-    records_unreadable: bool = False
-
-    def count(self, state: SectionState) -> int:
-        return sum(1 for s in self.sections if s.state == state)
-
-    def texts_in(self, state: TextState, group: str | None = None) -> list[TextStatus]:
-        return [t for t in self.texts if t.state == state and (group is None or t.item.group == group)]
 
 
 def _line_holding(section: Section, holds: Callable[[str], bool]) -> int:
@@ -377,7 +321,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     unreadable: set[str] = set()  # not text, or its sections lost (reported once): none can be compared
     for lang in game.languages:
         path = rule_text_path(game, lang)
-        raw = _raw_text(path)
+        raw = raw_text(path)
         if raw is None or swallowing_line(raw) is not None:
             unreadable.add(lang)  # or a note or code block left open over the sections after it (reported)
         if not path.is_file() and path.exists() and not path.is_dir():  # a pipe, a device: said as read
@@ -412,226 +356,16 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
             check_glyphs(text, report, game.fonts)
             check_player_mentions(game, lang, path, raw or "", report)
             check_card_mentions(game, path, raw or "", report)
-    _check_placements(game, placed, report)
+    check_placements(game, placed, report)
     for status in analyse_translations(game, report):
         if not unreadable & {status.lang, game.source_language}:  # else every section would be "missing"
-            waiting = (_sections_at(status.sections, error_lines.get(game.source_language, set()), "source")
-                       | _sections_at(status.sections, error_lines.get(status.lang, set()), "target"))
+            waiting = (sections_at(status.sections, error_lines.get(game.source_language, set()), "source")
+                       | sections_at(status.sections, error_lines.get(status.lang, set()), "target"))
             status.findings = [finding for finding in status.findings
                                if not (finding.kind == "placeholder" and finding.section in waiting)]
-            _report_language(game, status, report)
+            report_language(game, status, report)
             source_ids = {entry.id for entry in status.sections if entry.source is not None}
             keys: dict[str, set[str]] = {"cards": set(), "texts": set()}
             for item in text_items(game, status.lang):
                 keys[item.group].add(item.key)
             report.diagnostics.extend(orphan_records(game, status.lang, source_ids or None, keys))
-
-
-def _sections_at(sections: Sequence[SectionStatus], lines: set[int], side: str) -> set[str]:
-    """Ids of the sections whose ``side`` ("source" or "target") holds one of ``lines``: a placeholder in
-    error there (reported at its line) is not compared with the other language, where the correct one
-    would be "missing" and the misspelt one "extra"."""
-    found = set()
-    for entry in sections:
-        section = getattr(entry, side)
-        if section is not None and any(section.line <= line <= section.line + section.text.count("\n")
-                                       for line in lines):
-            found.add(entry.id)
-    return found
-
-
-def _raw_text(path: Path) -> str | None:
-    """The file's text, None when it is missing or not text (reported where it is loaded)."""
-    try:
-        return read_text(path) if path.is_file() else None
-    except DataError:
-        return None
-
-
-def check_glyphs(text: RuleText, report: Report, fonts: Mapping[str, Path] | None = None) -> None:
-    """A character no font has would print as an empty box: report it at the line that uses it."""
-    covered = covered_characters(fonts)
-    seen: set[str] = set()
-    written: list[str] | None = None
-    for block in text.walk():
-        for string in block_texts(block):
-            missing = covered.missing(set(string) - seen - {"\n"})
-            if missing:
-                seen.update(missing)
-                if written is None:
-                    try:
-                        written = read_text(text.path).splitlines()
-                    except DataError:
-                        written = []
-                line, quoted = _written_line(written, block.line, min(missing, key=string.index), string)
-                report.error(no_glyph(missing, quoted, covered), text.path, line, NO_GLYPH_FIX)
-
-
-def _written_line(lines: Sequence[str], start: int | None, char: str, fallback: str) -> tuple[int | None, str]:
-    """The line of the rule text, from a block's first line to its end, where ``char`` is written, and that
-    line: a paragraph's error was at its first line, quoting it, when the character was on its third.
-    A character a placeholder brings is not written there: the block's first line, and its text."""
-    if start is None:
-        return start, fallback
-    for number in range(start, len(lines) + 1):
-        line = lines[number - 1]
-        if char in line:
-            return number, line.strip()
-        if number > start and not line.strip():
-            break  # the block ended
-    return start, fallback
-
-
-def _check_placements(game: Game, placed: Mapping[str, set[str]], report: Report) -> None:
-    for example in game.examples:
-        missing = [lang for lang, ids in placed.items() if example.id not in ids]
-        if missing:
-            where = example.source
-            report.warning(f"example {example.id!r} is not placed in the rule text of: {', '.join(missing)}",
-                           where.file if where else None, where.line if where else None,
-                           f"add a block ```example {example.id} ... ``` where it belongs, in every language")
-
-
-def _report_texts(game: Game, status: LanguageStatus, report: Report) -> None:
-    """Stale card and game.toml texts, each where it is written; those never recorded, in one note."""
-    named = game_argument(game.path)
-    accept = f"pnp i18n {named} --lang {status.lang} --accept"
-    for entry in status.texts_in("stale"):
-        item = entry.item
-        report.warning(f"{item.label} is stale: its {game.source_language} text changed after it was translated",
-                       item.file, item.line, f"see the change with pnp i18n {named} --lang {status.lang}, update "
-                       f"the translation, then {accept} {item.key}")
-    untranslated = status.texts_in("untranslated") + [e for e in status.sections if e.state == "untranslated"]
-    if untranslated:
-        names = [e.item.key if isinstance(e, TextStatus) else e.id for e in untranslated]
-        report.note(f"{len(names)} {status.lang} text(s) are still pnp new's starter text, not yet translated from "
-                    f"the rewritten {game.source_language} source: {_listed(names)}", status.path if status.exists
-                    else None, None, f"translate them, then {accept} ID (or --accept-all)")
-    if status.records_unreadable:
-        return
-    cards, texts = status.texts_in("unrecorded", "cards"), status.texts_in("unrecorded", "texts")
-    if cards or texts:
-        counted = " and ".join(part for part in (f"{len(cards)} card text(s)" if cards else "",
-                                                 f"{len(texts)} game.toml text(s)" if texts else "") if part)
-        sections = {entry.id for entry in status.sections}
-        names = [_group_name(group, found, sections) for group, found in (("cards", cards), ("texts", texts)) if found]
-        report.note(f"{counted} in {status.lang} were never recorded as translated, so a change to their "
-                    f"source would go unnoticed", (cards or texts)[0].item.file, (cards or texts)[0].item.line,
-                    f"once checked against the source: {accept} {' --accept '.join(names)} (or --accept-all)")
-
-
-def _group_name(group: str, texts: Sequence[TextStatus], sections: Collection[str]) -> str:
-    """How --accept names a group of texts: ``cards`` or ``texts``, unless a section has that id (Rudy's
-    {#cards}), which --accept means first; then card texts are named by component."""
-    if group not in sections:
-        return group
-    if group == "cards":
-        return " --accept ".join(dict.fromkeys(t.item.key.split("/")[0] for t in texts))
-    return " --accept ".join(t.item.key for t in texts)
-
-
-def _listed(names: Sequence[str], shown: int = 6) -> str:
-    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
-
-
-def _report_language(game: Game, status: LanguageStatus, report: Report) -> None:
-    _report_texts(game, status, report)
-    if not status.exists:
-        return  # already an error above
-    accept = f"pnp i18n {game_argument(game.path)} --lang {status.lang} --accept"
-    for entry in status.sections:
-        if entry.state == "missing" and entry.source is not None:
-            report.error(f"section {entry.id!r} ({rule_text_path(game, game.source_language).name} line "
-                         f"{entry.source.line}) is missing from rules/{status.lang}.md", status.path, None,
-                         f"translate it, with the heading id {{#{entry.id}}}")
-        elif entry.state == "extra" and entry.target is not None:
-            report.warning(f"section {entry.id!r} is not in the source rule text", status.path, entry.target.line,
-                           "remove it, fix its id, or add it to the source first")
-        elif entry.state == "stale" and entry.target is not None:
-            report.warning(f"section {entry.id!r} is stale: its source changed after it was translated",
-                           status.path, entry.target.line,
-                           f"see the change with pnp i18n {game_argument(game.path)}, update the translation, then "
-                           f"{accept} {entry.id}")
-    untracked = [entry for entry in status.sections if entry.state == "untracked" and entry.target is not None]
-    if untracked and not status.records_unreadable:  # --accept-all would throw away which ones are stale
-        ids = " ".join(entry.id for entry in untracked)
-        report.warning(f"{len(untracked)} section(s) were never recorded as translated, so a change to their "
-                       f"source would go unnoticed: {', '.join(e.id for e in untracked)}", status.path,
-                       untracked[0].target.line if untracked[0].target else None,
-                       f"once checked against the source: {accept} ID (or --accept-all); ids: {ids}")
-    for finding in status.findings:
-        report.add(finding.level, finding.message, finding.file, finding.line, finding.fix)
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# pnp i18n
-
-
-def format_language(game: Game, status: LanguageStatus, base: Path | None = None, show_diff: bool = True) -> str:
-    """The `pnp i18n` text for one language: counts first, then each problem with file and line."""
-    lines = [f"{game.id} — {status.lang} (source: {game.source_language})"]
-    if not status.exists:
-        lines.append(f"  rule text: rules/{status.lang}.md is missing")
-    elif status.sections:
-        total = sum(1 for s in status.sections if s.state != "extra")
-        counts = ", ".join(f"{status.count(state)} {state}" for state in ("translated", "stale", "untracked",
-                                                                          "missing", "extra"))
-        if status.count("untranslated"):  # pnp new's starter text, its source rewritten since
-            counts += f", {status.count('untranslated')} not yet translated (pnp new's starter)"
-        if status.count("id twice"):  # an error of the rule text, reported by pnp check
-            counts += f", {status.count('id twice')} not compared (an id used twice)"
-        lines.append(f"  sections ({total} in the source): {counts}")
-        for entry in status.sections:
-            if entry.state == "translated":
-                continue
-            where = entry.target or entry.source
-            file = status.path if entry.target else rule_text_path(game, game.source_language)
-            state = "starter" if entry.state == "untranslated" else entry.state
-            lines.append(f"    {state:<10} {entry.id:<24} {location(file, where.line if where else None, base)}")
-            if entry.state == "stale" and show_diff:
-                lines += [f"        {line}" for line in entry.diff]
-    for kind, title in (("placeholder", "placeholders"), ("number", "numbers"), ("glossary", "glossary")):
-        found = [f for f in status.findings if f.kind == kind]
-        lines.append(f"  {title}: {len(found)} problem(s)" if found else f"  {title}: ok")
-        lines += [f"    {location(f.file, f.line, base)}: {f.message}" for f in found]
-    lines.append("  card texts:")
-    for count in status.cards:
-        total = count.translated + len(count.missing)
-        shown = ", ".join(count.missing[:6]) + (" ..." if len(count.missing) > 6 else "")
-        tail = f", missing: {shown}" if count.missing else ""
-        mine = [t for t in status.texts if t.item.group == "cards"
-                and t.item.key.startswith(f"{count.component}/") and t.item.key.endswith(f"/{count.field}")]
-        lines.append(f"    {count.component}.{count.field}: {count.translated}/{total} translated{tail}"
-                     f"{_record_counts(mine)}")
-        lines += _text_lines(mine, base, show_diff)
-    if status.generated_cards:
-        lines.append(f"    generated from rules data: {status.generated_cards} text(s), always in step")
-    game_texts = [t for t in status.texts if t.item.group == "texts"]
-    if game_texts:
-        lines.append(f"  game.toml texts: {len(game_texts)} translated{_record_counts(game_texts)}")
-        lines += _text_lines(game_texts, base, show_diff)
-    return "\n".join(lines)
-
-
-def _record_counts(texts: Sequence[TextStatus]) -> str:
-    """", 1 stale, 3 not yet recorded": what of a group of texts is not in step with its record."""
-    said = {"stale": "stale", "untranslated": "not yet translated (pnp new's starter)",
-            "unrecorded": "not yet recorded"}
-    counts = Counter(t.state for t in texts)
-    return "".join(f", {counts[state]} {words}" for state, words in said.items() if counts[state])
-
-
-def _text_lines(texts: Sequence[TextStatus], base: Path | None, show_diff: bool) -> list[str]:
-    lines = []
-    for entry in texts:
-        if entry.state in ("stale", "untranslated"):
-            state = "starter" if entry.state == "untranslated" else entry.state
-            lines.append(f"      {state:<10} {entry.item.key:<24} {location(entry.item.file, entry.item.line, base)}")
-            if show_diff:
-                lines += [f"          {line}" for line in entry.diff]
-    return lines
-
-
-def has_errors(status: LanguageStatus) -> bool:
-    return (not status.exists or status.count("missing") > 0
-            or any(f.level == Level.ERROR for f in status.findings))

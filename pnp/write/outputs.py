@@ -11,13 +11,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnp.compose.blocks import RuleText
+from pnp.compose.deck import BoundComponent
 from pnp.diagnostics import DataError, Report
 from pnp.render.cards.card_pdf import label_texts, low_ink_changes_nothing, write_component_pdf
-from pnp.render.cards.deck import BoundComponent, bind_game, chosen_cards
+from pnp.render.cards.deck import chosen_cards
 from pnp.render.cards.faces import TextIssue
 from pnp.render.sheets.geometry import ImpositionError
 from pnp.render.sheets.paper import parse_paper
 from pnp.render.text.fonts import FontSet, prepare_fonts
+from pnp.validate.card_layouts import bind_game
 from pnp.write.jobs import Job
 from pnp.write.runner import ReportedAlready, UnitState, writer
 
@@ -120,7 +122,8 @@ def _rule_text(state: UnitState, lang: str) -> RuleText:
 
 @writer("rules", "booklet", "aid", "aid-cards")
 def write_document(state: UnitState, job: Job) -> tuple[list[Path], list[TextIssue]]:
-    from pnp.render.rulebook.aid import write_aid, write_aid_cards
+    from pnp.render.rulebook.aid import write_aid
+    from pnp.render.rulebook.aid_cards import write_aid_cards
     from pnp.render.rulebook.book import write_rulebook
     from pnp.render.rulebook.booklet import write_booklet
 

@@ -1,9 +1,10 @@
-"""Card art found, read and checked before anything is drawn: pictures, their resolution and bleed.
+"""Card art found, read and measured before anything is drawn: pictures, their resolution and bleed.
 
-Binding a deck (:mod:`pnp.render.cards.deck`) hands each image element here: the file is found
-(a ``src`` without a suffix finds a .png, .jpg or .jpeg), its size read without decoding, and what
-would print badly (too few dots, no bleed, SVG features svglib leaves out) is reported once per
-deck. The renderer then draws art that is known to be there.
+Making a deck ready to draw (:func:`pnp.render.cards.deck.ready_to_draw`) hands each image element
+here: the file is found (a ``src`` without a suffix finds a .png, .jpg or .jpeg), its size read
+without decoding. What would print badly (too few dots, no bleed, SVG features svglib leaves out)
+is found here per deck and worded by the validate stage (pnp/validate/card_layouts.py), which only
+drawing's own code can measure. The renderer then draws art that is known to be there.
 """
 
 from __future__ import annotations
@@ -12,21 +13,20 @@ import functools
 import math
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp.compose.bind import (
-    Resolved,
-    image_path,
-)
-from pnp.diagnostics import DataError, Report, clipped, listed
+from pnp.compose.bind import Resolved
+from pnp.compose.image_paths import image_path
+from pnp.diagnostics import DataError, clipped
 from pnp.load.guarded import check_input
 from pnp.model.fields import closest
 from pnp.model.game import Card, Component, Game, where
 from pnp.render.cards.faces import FacePainter
 
 if TYPE_CHECKING:
-    from pnp.render.cards.deck import BoundCard, BoundComponent
+    from pnp.compose.deck import BoundCard, BoundComponent
 
 MIN_DPI = 300
 #: a picture with more pixels is refused: Pillow itself refuses to open one (twice its
@@ -48,9 +48,6 @@ def nearest_picture(wanted: Path, src: str) -> str:
     return f"did you mean {(Path(src).parent / hint).as_posix()!r}? Or add the file"
 
 
-LOW_DPI_LISTED = 5  # more cards than this below MIN_DPI: one warning for the deck, not one per card
-
-
 def raster_art(bound: BoundComponent) -> Iterator[tuple[BoundCard, dict]]:
     """Each card's pixel pictures (faces and backs), with their bound values: what dpi and decoding concern."""
     for card in bound.cards:
@@ -60,45 +57,40 @@ def raster_art(bound: BoundComponent) -> Iterator[tuple[BoundCard, dict]]:
                 yield card, values
 
 
-def warn_low_resolution(game: Game, bound: BoundComponent, report: Report) -> None:
-    """Art that prints below MIN_DPI: a warning per card, or one for the deck when there are more than
-    LOW_DPI_LISTED (a deck exported at 150 dpi would otherwise bury the report under 900 of them)."""
+@dataclass(frozen=True)
+class LowResolution:
+    """A card's picture that prints below MIN_DPI, in the box the layout gives it (mm)."""
+
+    card: BoundCard
+    src: str  # as the card list or layout would write it
+    dpi: float
+    box: tuple[float, float]
+
+
+def low_resolution_art(game: Game, bound: BoundComponent) -> list[LowResolution]:
+    """The art that prints below MIN_DPI, card by card (a box of no size is the layout's error,
+    said already: "-300 dpi" said it again)."""
     from pnp.render.cards.images import printed_dpi
 
     found = []
     for card, values in raster_art(bound):
         box = printed_box_mm(values, bound.component)
         if min(box) <= 0:
-            continue  # a box of no size is the layout's error, said already ("-300 dpi" said it again)
+            continue
         dpi = printed_dpi(values["pixel_size"], box, values.get("fit", "cover"))
         if dpi < MIN_DPI - 0.5:
-            found.append((card, _in_game(game, values["src"]), dpi, box))
-    if not found:
-        return
-
-    def need(box: tuple[float, float]) -> str:
-        return f"supply at least {_pixels_at_min_dpi(*box)} pixels for its {box[0]:g} × {box[1]:g} mm box"
-
-    if len(found) <= LOW_DPI_LISTED:
-        for card, src, dpi, box in found:
-            report.warning(f"card {card.card.id!r}: image {src!r} prints at {dpi:.0f} dpi (below {MIN_DPI})",
-                           *where(card.card.source), need(box))
-        return
-    _, src, dpi, box = min(found, key=lambda item: item[2])
-    ids = [item[0].card.id for item in found]
-    shown = listed(repr(i) for i in ids)
-    report.warning(f"component {bound.component.id!r}: the art of {len(found)} card(s) prints below {MIN_DPI} dpi "
-                   f"({shown}); the lowest is {src!r} at {dpi:.0f} dpi", *where(bound.component.source), need(box))
+            found.append(LowResolution(card, in_game(game, values["src"]), dpi, box))
+    return found
 
 
-def _in_game(game: Game, path: Path) -> str:
+def in_game(game: Game, path: Path) -> str:
     """A picture's path as the card list or layout would write it: inside the game folder (image
     paths are resolved, see bind.image_path, so the folder is too)."""
     folder = game.path.resolve()
     return Path(path).relative_to(folder).as_posix() if Path(path).is_relative_to(folder) else str(path)
 
 
-def _pixels_at_min_dpi(width_mm: float, height_mm: float) -> str:
+def pixels_at_min_dpi(width_mm: float, height_mm: float) -> str:
     return _pixels_at_dpi(width_mm, height_mm, MIN_DPI)
 
 
@@ -109,8 +101,8 @@ def _pixels_at_dpi(width_mm: float, height_mm: float, dpi: int) -> str:
 NO_BLEED_TOLERANCE = 0.005  # proportions within half a percent of the trim's: drawn to the cut line
 
 
-def warn_art_without_bleed(bound: BoundComponent, report: Report) -> None:
-    """One warning per component for full-card pictures drawn to the trim, without bleed.
+def art_without_bleed(bound: BoundComponent) -> list[str]:
+    """The cards whose full-card picture is drawn to the trim, without bleed.
 
     Such art has the card's proportions (63.5 : 88.9), not the bleed's (69.5 : 94.9): covering the
     bleed enlarges it by a tenth, and the cut takes about 3 mm of every edge, with whatever the
@@ -121,36 +113,26 @@ def warn_art_without_bleed(bound: BoundComponent, report: Report) -> None:
     trim_w, trim_h = bound.component.trim_mm
     bleed_ratio = (trim_w + 2 * ART_BLEED_MM) / (trim_h + 2 * ART_BLEED_MM)
     if abs(bleed_ratio / (trim_w / trim_h) - 1) < NO_BLEED_TOLERANCE:
-        return  # a square card's art has its proportions with bleed or without: nothing tells them apart
-    cards = [card.card.id for card in bound.cards for element in card.face
-             if element.type == "image" and element.values.get("bleed") and not element.values.get("vector")
-             and _fills_card(element.values, bound.component)
-             and abs(_ratio(element.values["pixel_size"]) / (trim_w / trim_h) - 1) < NO_BLEED_TOLERANCE]
-    if not cards:
-        return
-    shown = listed(repr(card) for card in cards)
-    art_w, art_h = trim_w + 2 * ART_BLEED_MM, trim_h + 2 * ART_BLEED_MM
-    report.warning(f"component {bound.component.id!r}: the art of {len(cards)} card(s) ({shown}) has the card's "
-                   f"proportions, drawn without bleed: it is enlarged to cover the bleed, so about "
-                   f"{ART_BLEED_MM:g} mm of each edge is cut off", *where(bound.component.source),
-                   f"export the art with {ART_BLEED_MM:g} mm bleed on every side: {art_w:g} × {art_h:g} mm "
-                   f"({_pixels_at_min_dpi(art_w, art_h)} pixels at {MIN_DPI} dpi)")
+        return []  # a square card's art has its proportions with bleed or without: nothing tells them apart
+    return [card.card.id for card in bound.cards for element in card.face
+            if element.type == "image" and element.values.get("bleed") and not element.values.get("vector")
+            and _fills_card(element.values, bound.component)
+            and abs(_ratio(element.values["pixel_size"]) / (trim_w / trim_h) - 1) < NO_BLEED_TOLERANCE]
 
 
-def warn_svg_left_out(game: Game, bound: BoundComponent, report: Report) -> None:
-    """One warning per SVG file that uses what the art will print without (opacity, filters, masks...):
-    it printed solid, or not at all, with nothing said."""
+def svg_left_out(bound: BoundComponent) -> list[tuple[Path, tuple[str, ...]]]:
+    """Each SVG file that uses what the art will print without (opacity, filters, masks...), with
+    those features: it printed solid, or not at all, with nothing said."""
     from pnp.render.cards.vector_art import left_out_features
 
     files = dict.fromkeys(element.values["src"] for card in bound.cards for element in (*card.face, *card.back)
                           if element.type == "image" and element.values.get("vector"))
+    found = []
     for path in files:
         features = left_out_features(Path(path))
         if features:
-            report.warning(f"SVG {_in_game(game, path)} uses what pnp's SVG drawing leaves out, so it prints "
-                           f"without it: {', '.join(features)}", Path(path), None,
-                           "export the art as a PNG at 300 dpi (it prints as you see it), or flatten those "
-                           "effects in your drawing program")
+            found.append((Path(path), features))
+    return found
 
 
 def _fills_card(values: dict, component: Component) -> bool:
@@ -167,8 +149,8 @@ def _ratio(size: tuple[int, int]) -> float:
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG", ".svg", ".SVG")
 
 
-def prepare_image(game: Game, component: Component, card: Card, element: Resolved, report: Report,
-                   one_file: bool = False) -> None:
+def prepare_image(game: Game, component: Component, card: Card, element: Resolved,
+                  one_file: bool = False) -> None:
     """Find, read and size-check a card's image before anything is drawn.
 
     A ``src`` without a suffix (``images/<card id>``) finds a .png, .jpg or .jpeg of that name, so
@@ -235,7 +217,7 @@ def prepare_image(game: Game, component: Component, card: Card, element: Resolve
                         f"box at {FINE_DPI} dpi")
     element.values["src"] = path
     element.values["pixel_size"] = pixels
-    # its resolution is judged per deck, in warn_low_resolution
+    # its resolution is judged per deck, in low_resolution_art
 
 
 def too_many_pixels(width: int, height: int) -> str | None:

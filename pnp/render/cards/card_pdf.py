@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pnp.compose.deck import BoundComponent
 from pnp.model.game import Game
 from pnp.render.cards.art import decode_art_ahead
-from pnp.render.cards.deck import BoundComponent, DeckRenderer, expand_copies, make_painter
+from pnp.render.cards.deck import DeckRenderer, expand_copies, make_painter
 from pnp.render.cards.faces import TextIssue, ink_saver_changes
 from pnp.render.sheets.draw import SheetLabels, SheetOptions, SheetsResult, write_card_sheets
 from pnp.render.sheets.imposition import plan_fold_sheet, plan_sheet, plan_single_card

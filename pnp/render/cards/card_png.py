@@ -17,10 +17,11 @@ from PIL import Image, ImageDraw, ImageFont
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.compose.deck import BoundComponent
 from pnp.diagnostics import DataError
 from pnp.files.atomic import atomic_write
 from pnp.model.game import Game, where
-from pnp.render.cards.deck import BoundComponent, DeckRenderer, make_painter
+from pnp.render.cards.deck import DeckRenderer, make_painter
 from pnp.render.cards.faces import TextIssue
 from pnp.render.sheets.paper import MM_PER_INCH
 from pnp.render.text.fonts import FontSet

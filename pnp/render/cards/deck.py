@@ -1,217 +1,105 @@
-"""Card faces for one game and language: bind layouts, prepare fonts, draw.
+"""Card faces for one game and language: bound cards made ready to draw, then drawn.
 
-A :class:`DeckRenderer` is built once per (game, language). It resolves every
-card's layout up front, so the fonts can be subset to exactly the characters
-printed and every layout problem is known before the first page is drawn.
+Binding is compose's (:mod:`pnp.compose.deck`). What only the drawing code can tell is asked here,
+for every card, before the first page: that each picture is there and readable, that card markup
+parses, that each icon exists (:func:`ready_to_draw`). Its answers are findings, not reports: the
+validate stage words them (pnp/validate/card_layouts.py). A :class:`DeckRenderer`, built once per
+(game, language), then draws cards known to be drawable.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp.compose.bind import (
-    Binder,
-    BindError,
-    Resolved,
-    TextsInError,
-    card_context,
-    forget_resolved_folders,
-)
-from pnp.compose.sandbox import time_limit
-from pnp.diagnostics import CardErrors, DataError, Diagnostic, Level, Report, listed
+from pnp.compose.bind import Resolved
+from pnp.compose.deck import BoundCard, BoundComponent, ComponentBinding, LayoutProblem, layout_problem
+from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.model.game import Card, Component, Game, where
-from pnp.model.layout import Element, Layout, LayoutLibrary, load_library, text_outside_safe_zone
-from pnp.render.cards.art import (
-    prepare_image,
-    warn_art_without_bleed,
-    warn_low_resolution,
-    warn_svg_left_out,
-)
+from pnp.model.layout import Element, Layout
+from pnp.render.cards.art import prepare_image
 from pnp.render.cards.faces import FacePainter, IconShelf, Rect, TextIssue
 from pnp.render.cards.forms import SidePlan, form_box, shelf_of
 from pnp.render.cards.ink_saver import on_white_paper
 from pnp.render.cards.textbox import parse_card_markup
 from pnp.render.text.fonts import FontSet
-from pnp.rules.base import GameRules
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-DEFAULT_FACE = {"cards": "default-face", "tokens": "token-face"}
-DEFAULT_BACK = {"cards": "default-back", "tokens": "token-back"}
-
 
 @dataclass
-class BoundCard:
-    card: Card
-    face: list[Resolved]
-    back: list[Resolved]
+class DrawingFindings:
+    """What making one component ready to draw found, for the validate stage to word.
+
+    ``failed``: each problem of a layout's line, with the cards it hits (one error names them all);
+    ``pictures``: problems of the cards' own pictures, each with its card's id, said at its row.
+    ``bound`` holds the cards that bound and passed, or is None when a layout is missing.
+    """
+
+    binding: ComponentBinding
+    bound: BoundComponent | None
+    failed: dict[LayoutProblem, list[str]] = field(default_factory=dict)
+    pictures: list[tuple[Diagnostic, str]] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.failed or self.pictures)
 
 
-@dataclass
-class BoundComponent:
-    component: Component
-    face_layout: str
-    back_layout: str
-    cards: list[BoundCard] = field(default_factory=list)
+def ready_to_draw(game: Game, bindings: Iterable[ComponentBinding], ink_saver: bool = False) -> list[DrawingFindings]:
+    """Each bound card's elements checked as drawing would meet them, and what failed.
 
-    def texts(self) -> Iterable[str]:
-        """Every string the cards draw as glyphs, so the font subset covers each one."""
-        for bound in self.cards:
-            for element in (*bound.face, *bound.back):
-                if element.type == "text":
-                    yield str(element.values.get("text", ""))
-                elif element.type == "pips" and element.values.get("symbol"):
-                    yield str(element.values["symbol"])
-
-
-def face_layout_name(component: Component) -> str:
-    return component.face or DEFAULT_FACE.get(component.kind, "default-face")
-
-
-def back_layout_name(component: Component) -> str:
-    return component.back or DEFAULT_BACK.get(component.kind, "default-back")
-
-
-def bind_game(game: Game, rules: GameRules, lang: str, report: Report, ink_saver: bool = False,
-              library: LayoutLibrary | None = None,
-              components: tuple[str | None, ...] | None = None,
-              leave_out: Collection[str] = ()) -> dict[str, BoundComponent]:
-    """Resolve every printed component's cards (or only ``components``), but those ``leave_out`` names;
-    problems go to ``report``."""
-    library = library or load_library(game.path, report)
-    forget_resolved_folders()
-    binder = Binder(game)
+    The elements that did bind are still checked where others did not (a missing image beside a
+    misspelt colour): every mistake of a layout in one run. Only a card with no problem is kept.
+    """
     shelf = IconShelf([game.path / "icons"])
-    generated = rules.card_texts(game, lang)
-    if rules.data_has_errors(game):
-        generated = TextsInError(generated)
-    bound: dict[str, BoundComponent] = {}
-    for component in game.components.values():
-        if not component.printed or not component.cards:
+    found = []
+    for binding in bindings:
+        if not binding.bindable:
+            found.append(DrawingFindings(binding, None))
             continue
-        if components is not None and component.id not in components:
-            continue
-        layouts = {}
-        for role, name in (("face", face_layout_name(component)), ("back", back_layout_name(component))):
-            layout = library.get(name)
-            if layout is None and name in library.in_error:
-                continue  # its file is there, with errors reported at their lines: not "unknown" too
-            if layout is None:
-                line = component.source.line if component.source else None
-                if game.manifest is not None:  # the face = or back = line, where the name was written
-                    line = game.manifest.line_of("components", component.id, role) or line
-                report.error(f"component {component.id!r}: unknown {role} layout {name!r}",
-                             game.manifest.path if game.manifest else None, line,
-                             f"available: {', '.join(library.names())}; or add layouts/{name}.toml to the game")
-            else:
-                layouts[role] = layout
-                _warn_safe_zone(layout, component, report)
-        if len(layouts) < 2:
-            continue
-        result = BoundComponent(component, layouts["face"].name, layouts["back"].name)
-        failed: dict[LayoutProblem, list[str]] = {}  # one layout problem, the cards it hits
-        pictures = CardErrors()  # problems of the cards' own pictures
-        with time_limit(running=False) as clock:  # each card's layouts get their own time (10 s)
-            for card in component.cards:
-                if card.id in leave_out or game.names_unknown_terms(card) or not component.fields_known:
-                    continue  # a misspelt term or unreadable fields are reported; its faces would fail on them
-                context = card_context(game, component, card, lang, generated, ink_saver)
-                mistakes: list[BindError] = []  # every element in error, face and back: all said at once
-                with clock:
-                    face = binder.resolve(layouts["face"], context, mistakes)
-                    back = binder.resolve(layouts["back"], context, mistakes)
-                for exc in mistakes:
-                    key = LayoutProblem(exc.layout.name, exc.layout.path, exc.line, str(exc),
-                                        "fix this value of the layout" if exc.static
-                                        else "fix the expression, or the card data it reads", static=exc.static)
-                    failed.setdefault(key, []).append(card.id)
-                # the elements that did resolve are still checked (a missing image beside a misspelt
-                # colour): every mistake of a layout in one run
-                problems = [problem for role, elements in (("face", face), ("back", back))
-                            for problem in _check_elements(game, component, card, layouts[role], elements, shelf,
-                                                           report)]
-                for problem in problems:
-                    if isinstance(problem, LayoutProblem):  # the layout's: one error for all the cards it hits
-                        failed.setdefault(problem, []).append(card.id)
-                    else:  # the card's own picture: at its row in the card list (a missing folder once for all)
-                        pictures.add(problem.message.removeprefix(f"card {card.id!r}: "), problem.file, problem.line,
-                                     problem.fix, card.id)
-                if problems or mistakes:
-                    continue
-                if ink_saver:
-                    size = component.trim_mm
-                    face, back = on_white_paper(face, size), on_white_paper(back, size)
-                result.cards.append(BoundCard(card, face, back))
-        pictures.report_to(report)
-        _report_layout_problems(failed, len(component.cards), report)
-        warn_low_resolution(game, result, report)
-        warn_art_without_bleed(result, report)
-        warn_svg_left_out(game, result, report)
-        bound[component.id] = result
-    return bound
-
-
-CARDS_NAMED = 4
-SAME_LINE_SHOWN = 6  # distinct problems one layout line gives different cards, said in one error
-
-
-def _report_layout_problems(failed: dict[LayoutProblem, list[str]], cards: int, report: Report) -> None:
-    """One error per layout line. A value that differs by card fails differently on each: "{{ colour.icon
-    }}x" was four errors, "unknown icon 'starx'", "'moonx'"..., for one typo; they are said together."""
-    by_line: dict[tuple, list[tuple[LayoutProblem, list[str]]]] = {}
-    for problem, card_ids in failed.items():
-        by_line.setdefault((problem.layout, problem.path, problem.line), []).append((problem, card_ids))
-    for (layout, path, line), found in by_line.items():
-        fix = found[0][0].fix  # the first card's: the others differ only in the name they would add
-        card_ids = [card_id for _, ids in found for card_id in ids]
-        every = len(card_ids) == cards
-        hit = "" if all(problem.static for problem, _ in found) and every else f", {cards_named(card_ids)}"
-        messages = [problem.message for problem, _ in found]  # each kept: they may be different mistakes
-        message = " / ".join(messages[:SAME_LINE_SHOWN])
-        if len(messages) > SAME_LINE_SHOWN:
-            message += f" / and {len(messages) - SAME_LINE_SHOWN} more"
-        report.error(f"layout {layout!r}{hit}: {message}", Path(path), line, fix)
-
-
-def cards_named(card_ids: list[str]) -> str:
-    """"card 'red-1'", or "cards 'red-1', 'red-2', 'red-3', 'red-4' and 6 more": a problem of the
-    layout itself (a typo in an expression) hits every card the same way, and is one problem."""
-    if len(card_ids) == 1:
-        return f"card {card_ids[0]!r}"
-    return "cards " + listed((repr(card_id) for card_id in card_ids), CARDS_NAMED)
-
-
-@dataclass(frozen=True)
-class LayoutProblem:
-    """A problem at a line of a layout, the same for every card it hits: reported once, naming them."""
-
-    layout: str
-    path: str
-    line: int | None
-    message: str
-    fix: str | None
-    static: bool = False  # a value that reads no card: the same mistake for every card
+        component = binding.component
+        layouts = {"face": binding.layout("face"), "back": binding.layout("back")}
+        result = DrawingFindings(binding, BoundComponent(component, layouts["face"].name, layouts["back"].name))
+        for bound in binding.cards:
+            card, face, back = bound.card, bound.face, bound.back
+            for exc in bound.mistakes:
+                result.failed.setdefault(layout_problem(exc), []).append(card.id)
+            problems = [problem for role, elements in (("face", face), ("back", back))
+                        for problem in _check_elements(game, component, card, layouts[role], elements, shelf)]
+            for problem in problems:
+                if isinstance(problem, LayoutProblem):  # the layout's: one error for all the cards it hits
+                    result.failed.setdefault(problem, []).append(card.id)
+                else:  # the card's own picture: at its row in the card list (a missing folder once for all)
+                    result.pictures.append((problem, card.id))
+            if problems or bound.mistakes:
+                continue
+            if ink_saver:
+                size = component.trim_mm
+                face, back = on_white_paper(face, size), on_white_paper(back, size)
+            result.bound.cards.append(BoundCard(card, face, back))
+        found.append(result)
+    return found
 
 
 def _check_elements(game: Game, component: Component, card: Card, layout: Layout, elements: list[Resolved],
-                    shelf: IconShelf, report: Report) -> list[Diagnostic | LayoutProblem]:
+                    shelf: IconShelf) -> list[Diagnostic | LayoutProblem]:
     """Everything that would otherwise fail mid-drawing: images, markup, icon names.
 
     A problem of the card's own picture is a Diagnostic at its row in the card list; one of the
-    layout (a markup error, an unknown icon) a LayoutProblem at the key's line, which `bind_game`
-    reports once for all the cards it hits.
+    layout (a markup error, an unknown icon) a LayoutProblem at the key's line, which the validate
+    stage reports once for all the cards it hits.
     """
     problems: list[Diagnostic | LayoutProblem] = []
     for element in elements:
         try:
             if element.type == "image":
-                prepare_image(game, component, card, element, report, one_file=_src_is_literal(layout, element))
+                prepare_image(game, component, card, element, one_file=_src_is_literal(layout, element))
             elif element.type == "text":
                 text = str(element.values.get("text", ""))
                 if _MARKUP_CHARS.intersection(text):  # plain text cannot hold a markup error
@@ -286,15 +174,6 @@ def _src_is_literal(layout: Layout, element: Resolved) -> bool:
 
 #: the characters card markup is made of (``**bold**``, ``:icon:``, ``\`` escapes)
 _MARKUP_CHARS = frozenset("*:\\")
-
-
-def _warn_safe_zone(layout: Layout, component: Component, report: Report) -> None:
-    if component.size is None:
-        return
-    for element in text_outside_safe_zone(layout, *component.size):
-        report.warning(f"layout {layout.name!r}: text box reaches within {layout.safe_zone:g} mm of the trim "
-                       f"(component {component.id!r}); a print shop's cut may clip it",
-                       Path(layout.path), element.line, "move the box inside the safe zone")
 
 
 _renderer_numbers = itertools.count()

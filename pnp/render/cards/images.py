@@ -33,7 +33,8 @@ from pnp.load.guarded import read_input
 from pnp.load.user_cache import FOLDER_KEY, folder_shard, merge_folder_shard, read_json_cache, user_cache_dir
 from pnp.render.pdf.image_decoding import decoded, profile_stream, recompressed
 from pnp.render.pdf.image_files import PNG_SIGNATURE, ImageFormatError, ProfileFacts, SourceImage, analyse
-from pnp.render.pdf.pdf_images import FileRanges, ImageStream, draw_registered, register_image
+from pnp.render.pdf.pdf_images import ImageStream, draw_registered, register_image
+from pnp.render.pdf.stream_contents import FileRanges
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from pnp.render.pdf.image_files import ImageFormatError, SourceImage, icc_components, png_chunks
-from pnp.render.pdf.pdf_images import FileRanges, IccProfile, ImageStream, Spool
+from pnp.render.pdf.pdf_images import IccProfile, ImageStream
+from pnp.render.pdf.stream_contents import FileRanges, Spool
 
 if TYPE_CHECKING:
     from PIL import Image

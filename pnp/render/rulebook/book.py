@@ -38,12 +38,9 @@ from pnp.diagnostics import DataError, Report
 from pnp.files.atomic import atomic_write
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
+from pnp.render.rulebook.card_art import CardArt, make_card_art
 from pnp.render.rulebook.cover import TITLE_FOOT_HEIGHT, cover_figure, title_page, title_page_texts
-from pnp.render.rulebook.figures import (
-    CardArt,
-    figure_texts,
-    make_card_art,
-)
+from pnp.render.rulebook.figure_specs import figure_texts
 from pnp.render.rulebook.story import StoryContext, flowables_for
 from pnp.render.rulebook.style import GREY, RULE_GREY, RulebookStyles, aid_table_texts, ink_of
 from pnp.render.sheets.paper import Paper, parse_paper

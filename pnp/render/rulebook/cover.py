@@ -22,12 +22,8 @@ from pnp.compose.blocks import (
     RuleText,
 )
 from pnp.model.game import Game
-from pnp.render.rulebook.figures import (
-    CardSlot,
-    FigureFlowable,
-    FigureSpec,
-    example_figure,
-)
+from pnp.render.rulebook.figure_specs import CardSlot, FigureSpec, example_figure
+from pnp.render.rulebook.figures import FigureFlowable
 from pnp.render.rulebook.story import StoryContext
 from pnp.render.rulebook.style import GREY, RULE_GREY, bold, regular
 from pnp.render.text.paragraph import KinsokuParagraph

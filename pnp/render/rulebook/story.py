@@ -37,11 +37,9 @@ from pnp.compose.blocks import (
 )
 from pnp.model.game import Example, Game
 from pnp.model.runs import Text
-from pnp.render.rulebook.figures import (
-    CardArt,
-    FigureFlowable,
-    example_figure,
-)
+from pnp.render.rulebook.card_art import CardArt
+from pnp.render.rulebook.figure_specs import example_figure
+from pnp.render.rulebook.figures import FigureFlowable
 from pnp.render.rulebook.style import (
     CELL_PADDING,
     EXAMPLE_TINT,

@@ -20,7 +20,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.files.atomic import atomic_write
-from pnp.render.sheets.draw import REGISTRATION, TEXT_BLACK, draw_ruler, new_canvas
+from pnp.render.sheets.draw import new_canvas
 from pnp.render.sheets.geometry import (
     PRINTER_MARGIN_MM,
     RULER_END_PAD_MM,
@@ -30,6 +30,7 @@ from pnp.render.sheets.geometry import (
     Rect,
 )
 from pnp.render.sheets.imposition import duplex_flip_axis
+from pnp.render.sheets.marks import REGISTRATION, TEXT_BLACK, draw_ruler
 from pnp.render.sheets.paper import PT_PER_MM, Paper
 
 TARGET_INSET_MM = 30.0  # corner targets sit this far from both edges
