@@ -393,14 +393,9 @@ for _command in cli.commands.values():
 
 
 def main() -> None:
-    """The `pnp` console command: the CLI, then a quick exit (see pnp.commands.quick_exit)."""
-    from pnp.commands.quick_exit import leave, output_any_text, stop_on_sigterm
+    """The `pnp` console command: SIGTERM as Ctrl-C and streams that print any text, then the CLI."""
+    from pnp.commands.process import output_any_text, stop_on_sigterm
 
     stop_on_sigterm()
     output_any_text()
-    try:
-        cli(prog_name="pnp")
-    except SystemExit as stop:
-        leave(stop.code)
-    leave(0)
-
+    cli(prog_name="pnp")

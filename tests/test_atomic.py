@@ -176,7 +176,7 @@ def test_a_failed_rename_closes_the_held_file(tmp_path: Path, monkeypatch: pytes
 
 @posix_only
 def test_a_build_waits_for_the_freeing_before_it_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No closing thread outlives the unit: quick exit needs a process with one thread left."""
+    """No closing thread outlives the unit: a process that exits must not wait on one."""
     from click.testing import CliRunner
 
     from pnp.cli import cli
