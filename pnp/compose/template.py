@@ -2,15 +2,12 @@
 
 Placeholders read the rules model (``{{ setup[4].hand }}``, ``{{ rules.pips }}``), so no language can
 state a number that disagrees with the components. Only plain data goes into the context, an
-unknown name prints "?" and is reported with its line (so one run names them all), and the compiled
-code is kept in the user cache. Each example fence gets its own ``result``: the values the rules
-module recomputed, formatted as a rulebook prints them.
+unknown name prints "?" and is reported with its line (so one run names them all). Each example
+fence gets its own ``result``: the values the rules module recomputed, formatted as a rulebook prints them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 import re
 import sys
 import traceback
@@ -29,7 +26,6 @@ from pnp.compose.bind import NamedView, describe_missing
 from pnp.compose.sandbox import bounded_render, make_environment, template_fault, time_limit
 from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.game_folder import PLAYER_NAMES
-from pnp.load.user_cache import user_cache_dir, write_bytes_cache
 from pnp.model.game import Game
 from pnp.rules.base import ExampleError, GameRules
 
@@ -605,54 +601,21 @@ def _example_lines(source: str) -> dict[int, str]:
 
 
 def compiled_template(env: SandboxedEnvironment, source: str, path: Path) -> CodeType:
-    """Jinja2's compiled code for a rule text, kept in the user cache like Python keeps .pyc files.
+    """Jinja2's compiled code for a rule text, kept for the rest of this process.
 
-    Compiling a rulebook's templates is a fifth of `pnp check`; the code depends only on the text,
-    Jinja2's version, the environment's delimiters and bounded operators, and Python's bytecode
-    format, which key the file (as Jinja2's own bytecode cache does).
+    Not on disk: a marshal file in the user cache saved under 1 % of a full build (docs/benchmarks.md),
+    and code loaded from a file runs whatever the file holds, where one flipped byte could crash pnp.
+    In the process, the same text is compiled once for its rulebook, its booklet and its check.
     """
-    import jinja2
-
-    key = hashlib.sha256("\n".join([
-        COMPILED_FORMAT, jinja2.__version__, sys.implementation.cache_tag or "", str(path), env.comment_start_string,
-        " ".join(sorted(env.intercepted_binops)),  # compiled in: each goes through the sandbox's bounds
-        env.comment_end_string, source]).encode("utf-8", "surrogatepass")).hexdigest()
-    memo = _COMPILED.get(key)
-    if memo is not None:
-        return memo
-    folder = user_cache_dir() / "templates"
-    stored = folder / f"{key[:40]}.code"
-    try:
-        code = marshal.loads(stored.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        code = None
-    if not isinstance(code, CodeType) or code.co_filename != str(path):
-        # damaged bytes can load as another object (Ellipsis), which failed as the rule text's own error
-        code = env.compile(source, name=path.name, filename=str(path))
-        _make_room(folder)
-        write_bytes_cache(stored, marshal.dumps(code))
-    _COMPILED[key] = code
+    key = (str(path), env.comment_start_string, env.comment_end_string,
+           " ".join(sorted(env.intercepted_binops)), source)  # the bounded operators are compiled in
+    code = _COMPILED.get(key)
+    if code is None:
+        code = _COMPILED[key] = env.compile(source, name=path.name, filename=str(path))
     return code
 
 
-_COMPILED: dict[str, CodeType] = {}
-#: changes when what compiling folds in changes (2: unknown names are noted at render time, not folded;
-#: 3: * and ** go through the sandbox's bounds; 4: % too; the intercepted operators are in the key since)
-COMPILED_FORMAT = "4"
-KEPT_TEMPLATES = 2_000  # compiled rule texts kept on disk; every edit of a rule text adds one
-
-
-def _make_room(folder: Path) -> None:
-    """Past KEPT_TEMPLATES files, drop the older half: edits and moved game folders would otherwise pile up."""
-    try:
-        files = list(folder.glob("*.code"))
-        if len(files) < KEPT_TEMPLATES:
-            return
-        files.sort(key=lambda file: file.stat().st_mtime_ns)
-        for file in files[: len(files) // 2]:
-            file.unlink(missing_ok=True)
-    except OSError:
-        pass  # a cache that cannot be tidied costs disk space, not correctness
+_COMPILED: dict[tuple[str, ...], CodeType] = {}
 
 
 def _template_line(exc: BaseException, path: Path) -> int | None:
