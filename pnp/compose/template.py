@@ -22,8 +22,8 @@ from typing import Any
 from jinja2 import ChainableUndefined, TemplateError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
-from pnp.compose.bind import NamedView, describe_missing
-from pnp.compose.sandbox import bounded_render, make_environment, template_fault, time_limit
+from pnp.compose.bind import NamedView
+from pnp.compose.sandbox import bounded_render, make_environment, missing_field_message, template_fault, time_limit
 from pnp.diagnostics import DataError, Diagnostic, Level
 from pnp.load.game_folder import PLAYER_NAMES
 from pnp.model.game import Game
@@ -103,7 +103,7 @@ def _note_unknown(undefined: ChainableUndefined) -> None:
     name = getattr(undefined, "_undefined_name", None)
     holder = getattr(undefined, "_undefined_obj", None)
     if isinstance(name, str) or (name is not None and isinstance(holder, Mapping)):
-        message = describe_missing(holder, name, rendering.context)
+        message = missing_field_message(holder, name, rendering.context)
     else:
         message = undefined._undefined_message
     rendering.unknown.setdefault((line, message), None)
@@ -466,9 +466,9 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
         raise RuleTextError(message, path, line, fix,
                             _placeholders_one_by_one(env, source, path, context, line)) from None
     fix = _names_fix(context)
+    template = env.template_class.from_code(env, code, env.make_globals(None))
+    rendering = _Rendering(str(path), template, context)
     try:
-        template = env.template_class.from_code(env, code, env.make_globals(None))
-        rendering = _Rendering(str(path), template, context)
         token = _RENDERING.set(rendering)
         try:
             with time_limit():
@@ -478,15 +478,21 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
     except SecurityError as exc:
         internals = "unsafe" in str(exc) or "safely" in str(exc)  # Jinja2's words; the rest are pnp's bounds
         raise RuleTextError(f"refused by the sandbox: {exc}", path, _template_line(exc, path),
-                            "a rule text may read the names listed in docs/rulebooks.md, never Python internals"
-                            if internals else "make the loop, repeat or width smaller: a rule text prints a "
-                            "rulebook, not megabytes") from None
+                            getattr(exc, "fix", None)
+                            or ("a rule text may read the names listed in docs/rulebooks.md, never Python internals"
+                                if internals else "make the loop, repeat or width smaller: a rule text prints a "
+                                "rulebook, not megabytes")) from None
     except UndefinedError as exc:
         raise RuleTextError(f"unknown name in a placeholder: {exc.message}", path, _template_line(exc, path),
                             fix) from None
     except Exception as exc:
         if not _text_fault(exc):
             raise  # a bug in pnp's own helpers keeps its traceback
+        if rendering.unknown:  # sum(attribute="nosuch") adds up the "?" it got: the unknown name is the cause
+            (line, message), *others = rendering.unknown
+            raise RuleTextError(f"unknown name in a placeholder: {message}", path, line, fix, [
+                Diagnostic(Level.ERROR, f"unknown name in a placeholder: {text}", path, at, fix)
+                for at, text in others]) from None
         if isinstance(exc, TypeError) and "argument" in str(exc):  # card(), player("a", "b")
             called = _LOCAL_FUNCTION.sub("", str(exc))
             raise RuleTextError(f"placeholder failed: {called}", path, _template_line(exc, path),
