@@ -38,8 +38,8 @@ from typing import Any, Literal
 
 from pnp.compose.blocks import RuleText, block_texts
 from pnp.compose.markdown import swallowing_line
+from pnp.compose.rule_names import compute_results
 from pnp.compose.ruletext import load_rule_text
-from pnp.compose.template import compute_results
 from pnp.diagnostics import DataError, Level, Report, location
 from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import has_rule_texts, rule_text_path

@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus.flowables import Flowable
 
-from pnp.compose.template import card_label, format_value, player_names, rank_label
+from pnp.compose.rule_names import card_label, format_value, player_names, rank_label
 from pnp.diagnostics import Report
 from pnp.model.game import Example, Game
 from pnp.model.sizes import CARD_PRESETS
