@@ -69,8 +69,9 @@ def test_only_pnps_own_temporaries_of_writers_gone_are_removed(tmp_path: Path) -
 # --- damaged caches: every entry is sealed with a checksum and pnp's version, and made again if it fails ---
 
 def _built(game: Path, out: Path, cache: Path, *options: str) -> subprocess.CompletedProcess:
+    """A build of every game beside ``game``: the mini game and, with art, the picture deck."""
     return subprocess.run([sys.executable, "-m", "pnp", "build", "--data", str(game.parent), "--out", str(out),
-                           "--paper", "a4", "--what", "cards", "--what", "rules", *options, game.name],
+                           "--paper", "a4", "--what", "cards", "--what", "rules", *options],
                           env={**os.environ, "PNP_CACHE_DIR": str(cache)}, capture_output=True, text=True,
                           timeout=300)
 
@@ -79,9 +80,20 @@ def _built(game: Path, out: Path, cache: Path, *options: str) -> subprocess.Comp
 def clean_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, dict[str, bytes]]:
     """The mini game (its files old enough for their digests to be remembered), its cache and output
     folder after one build, and what that build wrote."""
+    from click.testing import CliRunner
+    from PIL import Image
+
+    from pnp.cli import cli
+
     tmp_path = tmp_path_factory.mktemp("clean")
     game = mini_game(tmp_path)
-    for path in game.rglob("*"):
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    for name, colour in (("one", (200, 30, 30)), ("two", (30, 200, 30)), ("back", (30, 30, 200))):
+        Image.new("RGB", (250, 350), colour).save(pictures / f"{name}.png")
+    made = CliRunner().invoke(cli, ["new", "--data", str(game.parent), "pics", "--images", str(pictures)])
+    assert made.exit_code == 0, made.output  # a picture deck: what pnp learns of images is cached too
+    for path in game.parent.rglob("*"):
         os.utime(path, ns=(10**18, 10**18))  # 2001: settled, so the digest cache holds the game's own files
     cache, out = tmp_path / "cache", tmp_path / "out"
     done = _built(game, out, cache)
@@ -111,7 +123,7 @@ DAMAGE = {
 
 @pytest.mark.parametrize("damage", list(DAMAGE))
 def test_damaged_cache_entries_of_every_kind_are_made_again(tmp_path: Path, clean_build, damage: str) -> None:
-    """Font subsets and their seals, code point ranges, file digests and the build's stamps, each damaged
+    """Font subsets and their seals, code point ranges, file digests, image facts and the build's stamps, each damaged
     in the same way; the next build (not forced: the stamps must be found damaged too) exits 0, says
     what it made again under -v, draws every output again and writes the clean build's bytes."""
     import shutil
@@ -123,7 +135,7 @@ def test_damaged_cache_entries_of_every_kind_are_made_again(tmp_path: Path, clea
     damaged = [path for path in [*cache.rglob("*"), *(out / ".cache").rglob("*")]
                if path.is_file() and not path.name.endswith(".lock")]
     kinds = {path.parent.name if path.suffix != ".ttf" else "subset" for path in damaged}
-    assert {"fonts", "subset", "file-digests-v2", "stamps"} <= kinds, kinds  # every kind this build keeps
+    assert {"fonts", "subset", "file-digests-v2", "image-facts-v6", "stamps"} <= kinds, kinds  # every kind kept
     for path in damaged:
         path.write_bytes(DAMAGE[damage](path.read_bytes()))
     done = _built(game, out, cache, "-v")
