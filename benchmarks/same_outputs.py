@@ -28,14 +28,16 @@ EVERY_OUTPUT = ["cards", "fold", "lowink", "calibration", "png", "singles", "rul
 PAPERS = ["a4", "letter"]
 
 
-def build(checkout: Path, out: Path, cache: Path) -> None:
-    """Build every game of ``checkout/data`` into ``out`` with the code of ``checkout``."""
+def checkout_environment(checkout: Path, cache: Path) -> dict[str, str]:
+    """The environment that runs pnp with the code, templates and data of ``checkout``, and the font
+    and file caches in ``cache`` (also used by benchmarks/cache_savings.py)."""
     env = {key: value for key, value in os.environ.items() if key not in ("SOURCE_DATE_EPOCH", "PNP_TRUST")}
     # pnp_templates is the checkout's templates/ folder under another name: a link to it on the path
     # comes before an editable install's finder, which would hand every side the installed one
     shim = cache.parent / f"path-{cache.name}"
     shim.mkdir(parents=True, exist_ok=True)
-    (shim / "pnp_templates").symlink_to(checkout / "templates", target_is_directory=True)
+    if not (shim / "pnp_templates").is_symlink():
+        (shim / "pnp_templates").symlink_to(checkout / "templates", target_is_directory=True)
     env.update(PYTHONPATH=os.pathsep.join([str(checkout), str(shim)]), PNP_CACHE_DIR=str(cache),
                PYTHONDONTWRITEBYTECODE="1")
     where = subprocess.run([sys.executable, "-c", "import pnp, pnp_templates; print(pnp.__file__); "
@@ -45,6 +47,12 @@ def build(checkout: Path, out: Path, cache: Path) -> None:
         if not Path(found).resolve().is_relative_to(checkout.resolve()):
             # an editable install's finder can shadow PYTHONPATH for a package-dir mapping
             sys.exit(f"the build for {checkout} would import {found}: run from a plain venv")
+    return env
+
+
+def build(checkout: Path, out: Path, cache: Path) -> None:
+    """Build every game of ``checkout/data`` into ``out`` with the code of ``checkout``."""
+    env = checkout_environment(checkout, cache)
     command = [sys.executable, "-m", "pnp", "build", "--data", str(checkout / "data"), "--out", str(out), "--force"]
     for what in EVERY_OUTPUT:
         command += ["--what", what]

@@ -160,7 +160,9 @@ def test_cache_files_are_deterministic_and_no_temp_file_is_left(fontset: FontSet
     other = prepare_fonts(TEXTS, tmp_path)
     assert other.paths["regular"] != fontset.paths["regular"]
     assert other.paths["regular"].read_bytes() == fontset.paths["regular"].read_bytes()
-    assert sorted(p.suffix for p in cache_dir.iterdir()) == [".ttf", ".ttf"]
+    subsets = sorted(p.name for p in cache_dir.iterdir() if p.suffix == ".ttf")
+    assert len(subsets) == 2
+    assert sorted(p.name for p in cache_dir.iterdir()) == sorted([*subsets, *(name + ".seal" for name in subsets)])
     converted = FtFont(fontset.paths["regular"])
     assert "glyf" in converted and "CFF " not in converted
     assert converted["head"].created == converted["head"].modified == 3660249600
@@ -172,7 +174,7 @@ def test_truetype_font_is_used_as_it_is_and_extra_roles_work(fontset: FontSet, t
     assert prepared.paths["title"] == truetype.resolve()
     assert prepared.font_for("title").startswith("PnpTitle-")
     converted = {prepared.paths["regular"].name, prepared.paths["bold"].name}
-    assert {p.name for p in tmp_path.iterdir()} == converted
+    assert {p.name for p in tmp_path.iterdir()} == converted | {name + ".seal" for name in converted}
 
 
 def test_truetype_override_missing_a_character_is_refused(fontset: FontSet, tmp_path: Path) -> None:
@@ -215,7 +217,7 @@ def test_a_font_cache_that_cannot_be_written_costs_speed_not_the_build(tmp_path:
     def refuse(path: Path, data: bytes) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(fonts_module, "replace_file", refuse)
+    monkeypatch.setattr(fonts_module, "write_file_and_seal", refuse)
     fontset = prepare_fonts(["読めないキャッシュ"], tmp_path / "unwritable")
     assert fontset.paths["regular"].is_file()
     assert not fontset.paths["regular"].is_relative_to(tmp_path)

@@ -30,6 +30,7 @@ from test_images import (
     raw_stream,
 )
 
+from pnp.load.user_cache import read_json_cache
 from pnp.render.cards import images
 from pnp.render.cards.images import draw_image, inspect_image
 
@@ -364,7 +365,7 @@ def test_the_profile_is_remembered_with_the_other_facts(tmp_path: Path, monkeypa
     source = inspect_image(art(tmp_path, "linear.jpg", Image.new("RGB", (40, 30), GREY), LINEAR))
     assert source.profile is not None and source.profile.components == 3
     images.save_image_facts()
-    stored = json.loads(images.facts_file(str(source.path.parent)).read_text())
+    stored = read_json_cache(images.facts_file(str(source.path.parent)))
     assert source.digest in json.dumps(stored)
     images._FACTS.clear()
     images._facts_loaded.clear()

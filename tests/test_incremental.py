@@ -297,9 +297,8 @@ def test_a_stamp_holding_other_json_is_a_stale_output_not_a_crash(data: Path, tm
 def test_digests_of_the_wrong_types_are_forgotten_and_files_hashed_again(data: Path, tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A remembered digest of 12345 crashed the build ('int' object has no attribute 'encode')."""
-    import json
-
     import pnp.load.digests as digests
+    from pnp.load.user_cache import read_json_cache, write_json_cache
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("PNP_CACHE_DIR", str(cache))
@@ -309,9 +308,9 @@ def test_digests_of_the_wrong_types_are_forgotten_and_files_hashed_again(data: P
     indexes = list((cache / digests.INDEX_FOLDER).glob("*.json"))
     assert indexes
     for index in indexes:
-        remembered = json.loads(index.read_text(encoding="utf-8"))
-        index.write_text(json.dumps({name: [*entry[:4], 12345] for name, entry in remembered.items()}),
-                         encoding="utf-8")
+        remembered = read_json_cache(index)  # sealed as pnp seals them: a bug's, not damage
+        assert remembered
+        write_json_cache(index, {name: [*entry[:4], 12345] for name, entry in remembered.items()})
     monkeypatch.setattr(digests, "_DIGESTS", {})
     monkeypatch.setattr(digests, "_loaded", set())
     assert "up to date" in build(data, out)  # hashed again: the same contents, so nothing to rebuild

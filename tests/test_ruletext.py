@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from pnp.compose.blocks import AidTableRef, ExampleRef, Heading, Paragraph, plain
+from pnp.compose.rule_names import format_value
+from pnp.compose.rule_source import bind_example_results
 from pnp.compose.ruletext import load_rule_text
-from pnp.compose.template import bind_example_results, format_value
 from pnp.diagnostics import Report
 from pnp.model.build import load_game
 from pnp.model.game import Game
@@ -277,12 +278,13 @@ def test_an_unknown_result_taken_apart_by_a_macro_stays_quiet() -> None:
     examples cannot be computed (any rules.toml error), each fence's result is unknown: that printed
     '?' but stopped the render with "None is undefined", and the text then failed its structure check.
     Now it prints "?" and only real unknown names are reported."""
-    from pnp.compose.template import _UnknownResult, render_template
+    from pnp.compose.rule_names import UnknownResult
+    from pnp.compose.template import render_template
 
     source = ('{% macro c(id) %}{% set part = id.split("-") %}{{ colours[part[0]] }} {{ part[1] }}{% endmacro %}\n'
               "won by {{ c(result.card) }}; {{ colours.bleu }}")
     text, problems = render_template(source, Path("en.md"), {"colours": {"green": "green"},
-                                                              "result": _UnknownResult()})
+                                                              "result": UnknownResult()})
     assert text == "\nwon by ? ?; ?"
     assert [(p.line, p.message) for p in problems] == [
         (2, "unknown name in a placeholder: colours has no field 'bleu' (it has: green)")]
@@ -320,7 +322,7 @@ def test_a_syntax_error_in_a_file_with_macros_is_one_error() -> None:
     """With the text unrenderable, its structure is read with the template code blanked; the text between
     a macro's placeholders ("の") was left, and reported as "text before the first heading"."""
     from pnp.compose.markdown import parse_rule_text
-    from pnp.compose.template import without_template_code
+    from pnp.compose.rule_source import without_template_code
     from pnp.diagnostics import Report
 
     source = ('{% macro c(id) %}{% set part = id.split("-") %}{{ colours[part[0]] }}の{{ part[1] }}{% endmacro %}\n'

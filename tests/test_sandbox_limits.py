@@ -107,14 +107,14 @@ def test_the_timer_is_put_back(data: Path) -> None:
 def test_a_bug_in_pnp_keeps_its_traceback(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Guard: only what the template and Jinja2 raise is the text's fault. A RuntimeError raised in
     pnp's own code behind {{ card(...) }} is a bug and must not be dressed up as the rule text's error."""
-    import pnp.compose.template as rule_template
+    import pnp.compose.rule_names as rule_names
     from pnp.render.pdf.pdf_images import write_spliced
 
     def broken(*_args: object) -> str:  # fails inside pnp's code, as a bug there would
         write_spliced(io.BytesIO(), b"", [(b"placeholder", None)])
         return ""
 
-    monkeypatch.setattr(rule_template, "card_label", broken)
+    monkeypatch.setattr(rule_names, "card_label", broken)
     with_line(data, '{{ card("red-1") }}')
     result = CliRunner().invoke(cli, ["check", "--data", str(data), "my-game"])
     assert isinstance(result.exception, RuntimeError), result.output

@@ -59,7 +59,7 @@ def test_a_note_alone_and_a_note_in_code_are_left_as_they_are() -> None:
 
 def test_a_jinja_comment_which_would_print_is_a_warning_at_its_line(tmp_path: Path) -> None:
     """{# #} is Jinja's usual comment, but in a rule text {# begins a heading id: it printed as it was."""
-    from pnp.compose.template import jinja_comments
+    from pnp.compose.rule_source import jinja_comments
 
     source = "## Overview {#overview}\n\nText. {# a note #}\n{## a real comment ##}\n"
     [warning] = jinja_comments(source, tmp_path / "en.md")
@@ -79,7 +79,7 @@ def test_full_width_braces_and_heading_marks_are_warnings_at_their_lines(tmp_pat
 
 
 def rendered_rule_text(source: str, tmp_path: Path) -> list:
-    from pnp.compose.template import full_width_marks
+    from pnp.compose.rule_source import full_width_marks
 
     return sorted(full_width_marks(source, tmp_path / "ja.md"), key=lambda d: d.line)
 

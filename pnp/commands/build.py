@@ -222,6 +222,9 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
         echo(diagnostic.format(Path.cwd()), err=True)
+    if verbose():
+        for note in dict.fromkeys(summary.cache_notes):
+            echo(f"note: {note}", err=True)
     failed = failed or bool(summary.report.errors)
     if json_out:
         from pnp.commands.json_output import build_record

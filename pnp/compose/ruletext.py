@@ -1,6 +1,6 @@
 """Rule texts: ``rules/<lang>.md`` rendered in Jinja2's sandbox, then parsed into blocks.
 
-This module joins the two steps (:mod:`pnp.compose.template`, then
+This module joins the two steps (:mod:`pnp.compose.template` with :mod:`pnp.compose.rule_names`, then
 :mod:`pnp.compose.markdown`) into the :class:`~pnp.compose.blocks.RuleText`
 the rulebook, the aids and the translation check read.
 
@@ -33,7 +33,9 @@ from typing import Any
 from pnp.compose.blocks import RuleText
 from pnp.compose.data_aids import all_aid_tables
 from pnp.compose.markdown import parse_rule_text
-from pnp.compose.template import compute_results, render_template, rule_context, without_template_code
+from pnp.compose.rule_names import compute_results, rule_context
+from pnp.compose.rule_source import without_template_code
+from pnp.compose.template import render_template
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import rule_text_path

@@ -5,6 +5,12 @@ filling the memory or the clock: ``{{ "a" * 10**9 }}``, ``("a" * 99999)|replace(
 ``lipsum(10**9)``, two nested loops over ``range(99999)``, a macro that calls itself. These are
 refused here, each with a message, as a template's errors are; a bug in pnp's own code keeps its
 traceback (:func:`template_fault`).
+
+It is also stricter than Jinja2's about what a template may change or miss. Nothing a template is
+given can be changed (Jinja2's immutable sandbox: no ``list.append``, no ``dict.update``), nor a
+``namespace()`` once made; and a name a filter looks up (``map(attribute="nosuch")``, ``sort``,
+``selectattr``, ``attr``) is an unknown name, as ``card.nosuch`` is, not an ``Undefined`` tucked into
+a list that prints as "[Undefined]".
 """
 
 from __future__ import annotations
@@ -56,6 +62,95 @@ def _check_replace(text: object, old: object = "", new: object = "", count: obje
                             f"too long (at most {LONGEST_TEXT:,})")
 
 
+@functools.cache
+def refused() -> type[Exception]:
+    """The sandbox's SecurityError that says how to fix what it refuses (``fix``); a class made when
+    Jinja2 is first needed, not at import."""
+    from jinja2.sandbox import SecurityError
+
+    class Refused(SecurityError):
+        def __init__(self, message: str, fix: str) -> None:
+            super().__init__(message)
+            self.fix = fix
+
+    return Refused
+
+NAMESPACE_FIX = ("work the value out in one expression ({% set total = cards|sum(attribute='count') %}): a rule "
+                 "text or layout may not change what it has made")
+
+
+def _strict_namespace() -> type:
+    """``namespace()`` whose attributes are read only: ``{% set ns.total = ns.total + 1 %}`` in a loop is
+    how a template keeps state, and the sandbox lets no template change anything once made."""
+    from jinja2.utils import Namespace
+
+    class ReadOnlyNamespace(Namespace):
+        def __setitem__(self, name: str, value: Any) -> None:
+            raise refused()(f"setting .{name} of a namespace() is not allowed: a namespace cannot be changed once "
+                            "made", NAMESPACE_FIX)
+
+    return ReadOnlyNamespace
+
+
+def _looked_up_by_a_filter(value: Any) -> Any:
+    """An Undefined that a filter's attribute lookup (``map(attribute="nosuch")``) got, as a placeholder
+    that printed it would have it: a strict one raises, with what is missing and what was likely meant;
+    a rule text's notes it, with its line, and gives "?"; a reach for internals stays a refusal."""
+    from jinja2 import UndefinedError
+    from jinja2.sandbox import SecurityError
+
+    try:
+        return str(value)
+    except SecurityError:
+        raise
+    except UndefinedError:
+        name, holder = getattr(value, "_undefined_name", None), getattr(value, "_undefined_obj", None)
+        if not isinstance(name, str):
+            raise
+        raise UndefinedError(_no_such_field(holder, name)) from None
+
+
+def _no_such_field(holder: Any, name: str) -> str:
+    """What a filter's lookup missed, in the words of :func:`missing_field_message`, with the names of
+    the template it ran in (its render function holds them)."""
+    from jinja2.runtime import Context
+
+    context: Mapping[str, Any] = {}
+    frame = sys._getframe(1)
+    while frame is not None:
+        found = frame.f_locals.get("context")
+        if isinstance(found, Context):
+            context = found.get_all()
+            break
+        frame = frame.f_back
+    return missing_field_message(holder, name, context)
+
+
+def missing_field_message(holder: Any, name: Any, context: Mapping[str, Any]) -> str:
+    """"card has no field 'nme' (did you mean 'name'?)": what lacks ``name``, and what was likely meant.
+    An object no name of ``context`` holds (an item of a list a filter went through) is "an item", not
+    "unknown name", which would send the writer looking for a name that is there."""
+    from jinja2.utils import missing
+
+    from pnp.compose.bind import NamedView, describe_missing  # the words every unknown field is told in
+
+    message = describe_missing(holder, name, context)
+    if holder is None or holder is missing or not isinstance(name, str) or not message.startswith("unknown name"):
+        return message
+    if isinstance(holder, Mapping):
+        return describe_missing(NamedView("an item", holder), name, context)
+    return f"{str(holder)[:30]!r} has no field {name!r}"
+
+
+@functools.cache
+def _attribute_getters() -> frozenset[Any]:
+    """The code of the functions Jinja2's filters look attributes up with (map, sort, selectattr...)."""
+    from jinja2 import filters
+
+    return frozenset({filters.make_attrgetter(None, "a").__code__,  # type: ignore[arg-type]
+                      filters.make_multi_attrgetter(None, "a").__code__})  # type: ignore[arg-type]
+
+
 def make_environment() -> SandboxedEnvironment:
     """Jinja2's sandbox: a layout or rule text from someone else cannot run code, nor fill the memory
     (``{{ "a" * 10**9 }}`` would build a gigabyte string; Jinja2's own sandbox lets it)."""
@@ -71,7 +166,8 @@ def make_environment() -> SandboxedEnvironment:
 @functools.cache
 def _bounded_sandbox() -> type[SandboxedEnvironment]:
     """The sandbox class, made once, when a layout or rule text first needs Jinja2 (not at import)."""
-    from jinja2.sandbox import SandboxedEnvironment, SecurityError
+    from jinja2 import Undefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
     def too_wide(width: object) -> None:
         if isinstance(width, int) and width > LONGEST_REPEAT:
@@ -93,7 +189,20 @@ def _bounded_sandbox() -> type[SandboxedEnvironment]:
             return function(*args, **kwargs)
         return functools.wraps(function)(checked)
 
-    class BoundedSandbox(SandboxedEnvironment):
+    def strict_attr(function):  # noqa: ANN001, ANN202 - Jinja2's attr filter
+        def checked(environment, obj, name):  # noqa: ANN001, ANN202
+            found = function(environment, obj, name)
+            if not isinstance(found, Undefined):
+                return found
+            if isinstance(obj, Mapping) and name in obj:  # attr() reads attributes, never a mapping's keys
+                from jinja2 import UndefinedError
+
+                raise UndefinedError(f"attr({name!r}) reads an attribute, and {name!r} is a field: write "
+                                     f"map(attribute={name!r}), or .{name} on one item")
+            return _looked_up_by_a_filter(found)
+        return functools.wraps(function)(checked)
+
+    class BoundedSandbox(ImmutableSandboxedEnvironment):
         intercepted_binops = frozenset({"*", "**", "%"})
 
         def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
@@ -102,8 +211,18 @@ def _bounded_sandbox() -> type[SandboxedEnvironment]:
             for name in ("center", "indent", "format"):
                 self.filters[name] = bounded_filter(name, self.filters[name])
             self.filters["replace"] = bounded_replace(self.filters["replace"])
+            self.filters["attr"] = strict_attr(self.filters["attr"])
+            self.globals["namespace"] = _strict_namespace()
             # lipsum(10**9) writes placeholder Latin for ever; no rule text or card needs it
             self.globals.pop("lipsum", None)
+
+        def getitem(self, obj, argument):  # noqa: ANN001, ANN201 - Jinja2's signature
+            found = super().getitem(obj, argument)
+            # map(attribute="x", default="y") asks for the default; otherwise a filter's miss is an unknown name
+            if isinstance(found, Undefined) and sys._getframe(1).f_code in _attribute_getters() \
+                    and sys._getframe(1).f_locals.get("default") is None:
+                return _looked_up_by_a_filter(found)
+            return found
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201, N805
             # "x".ljust(10**9), "{:>1000000000}".format(1): str methods that pad to a width (Jinja2 hands

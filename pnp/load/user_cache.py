@@ -2,6 +2,11 @@
 
 Font subsets, the content digests of input files and what pnp learnt about image files are keyed
 so that sharing them across output folders and games is safe, and deleting them only costs time.
+
+Every entry is sealed (:func:`sealed`): a first line naming the format, pnp's version and a SHA-256
+of the rest. A torn write, a flipped bit, a file zeroed by a crash or one written by another pnp fails
+the seal, and is thrown away and made again (said under ``-v``: :func:`discarded_entries`): a damaged
+digest must never stand for a file's contents, nor a damaged font reach reportlab.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import pnp
 
 
 def user_cache_dir() -> Path:
@@ -85,12 +92,86 @@ def _drop_shard(path: str) -> None:
             os.unlink(name)
 
 
+SEAL = b"pnp-cache-1"  # the first word of every cache entry; a new one when the sealing changes
+
+
+def sealed(data: bytes) -> bytes:
+    """``data`` under a first line that names the format, pnp's version and the SHA-256 of ``data``."""
+    return _seal_line(data) + data
+
+
+def _seal_line(data: bytes) -> bytes:
+    return b"%s %s %s\n" % (SEAL, pnp.__version__.encode("ascii"), hashlib.sha256(data).hexdigest().encode("ascii"))
+
+
+def unsealed(raw: bytes, path: Path | str) -> bytes | None:
+    """What :func:`sealed` sealed, or None (noted for ``-v``) if ``raw`` is damaged or from another pnp."""
+    header, newline, data = raw.partition(b"\n")
+    parts = header.split(b" ")
+    if not newline or len(parts) != 3 or parts[0] != SEAL:
+        why = "damaged, or not in this pnp's format"
+    elif parts[1] != pnp.__version__.encode("ascii"):
+        why = f"made by pnp {parts[1].decode('ascii', 'replace')[:20]}"
+    elif parts[2] != hashlib.sha256(data).hexdigest().encode("ascii"):
+        why = "damaged (its checksum does not match)"
+    else:
+        return data
+    _DISCARDED.append(f"cache file {path} was {why}: made again")
+    return None
+
+
+_DISCARDED: list[str] = []
+
+
+def discarded_entries() -> list[str]:
+    """The cache entries thrown away since last asked, each in a sentence: a verbose build says them."""
+    found = list(dict.fromkeys(_DISCARDED))
+    _DISCARDED.clear()
+    return found
+
+
+def read_sealed(path: Path) -> bytes | None:
+    """A sealed cache file's contents; None if it is absent, unreadable, damaged or another pnp's."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    return unsealed(raw, path)
+
+
+def write_sealed(path: Path, data: bytes) -> None:
+    """Replace a cache file whole with ``data`` sealed; a folder that cannot be written costs only speed."""
+    write_bytes_cache(path, sealed(data))
+
+
+def write_file_and_seal(path: Path, data: bytes) -> None:
+    """A cache file another library reads by its path (a font subset for reportlab), kept as it is, with
+    its seal beside it (``<name>.seal``); errors are raised, as by :func:`replace_file`."""
+    replace_file(path, data)
+    replace_file(path.with_name(path.name + ".seal"), _seal_line(data))
+
+
+def file_matches_seal(path: Path) -> bool:
+    """Whether a file :func:`write_file_and_seal` wrote is whole and this pnp's; False (noted for ``-v``
+    unless the file is simply absent) where it must be made again."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    try:
+        seal = path.with_name(path.name + ".seal").read_bytes()
+    except OSError:
+        seal = b""
+    return unsealed(seal + data, path) is not None
+
+
 def read_json_cache(path: Path) -> dict:
     """A cache file's mapping; an absent, unreadable or damaged file is an empty cache, never an error."""
+    raw = read_sealed(path)
     try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return {}
+        data = json.loads(raw) if raw is not None else {}
+    except ValueError:
+        return {}  # sealed, so written so by pnp: not damage, but made again all the same
     return data if isinstance(data, dict) else {}
 
 
@@ -136,7 +217,7 @@ def _exclusive(path: Path) -> Iterator[None]:
 
 def write_json_cache(path: Path, data: dict) -> None:
     """Replace the file whole, so parallel builds reading it never see half of it."""
-    write_bytes_cache(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+    write_sealed(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
 
 
 def write_bytes_cache(path: Path, data: bytes) -> None:

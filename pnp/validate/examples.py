@@ -12,7 +12,7 @@ from pnp.model.game import Example, Game, where
 from pnp.rules.base import ExampleError, GameRules
 
 # examples.toml's table of how each language writes the examples' players (PLAYER_NAMES) is read for
-# rulebooks by pnp.compose.template.player_names, kept out of this module's imports: it loads Jinja2
+# rulebooks by pnp.compose.rule_names.player_names, kept out of this module's imports: it loads Jinja2
 
 
 def check_examples(game: Game, rules: GameRules, report: Report,

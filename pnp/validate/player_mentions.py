@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from pnp.compose.template import player_names
+from pnp.compose.rule_names import player_names
 from pnp.diagnostics import Report, listed
 from pnp.model.fields import closest
 from pnp.model.game import Game

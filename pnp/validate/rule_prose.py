@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pnp.compose.markdown import ID_PATTERN
-from pnp.compose.template import blank, without_template_code
+from pnp.compose.rule_source import blank, without_template_code
 
 _PLACEHOLDER = re.compile(r"\{\{((?:(?!\{\{).)*?)\}\}", re.DOTALL)  # an unclosed {{ does not swallow the next one
 _STATEMENT = re.compile(r"\{%.*?%\}", re.DOTALL)

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from pnp.compose.markdown import swallowing_line
+from pnp.compose.rule_names import compute_results
 from pnp.compose.ruletext import load_rule_text
-from pnp.compose.template import compute_results
 from pnp.diagnostics import DataError, Level, Report
 from pnp.load.rule_files import has_rule_texts, rule_text_path
 from pnp.load.text_files import read_text

@@ -69,6 +69,7 @@ class UnitResult:
     skipped: list[Path] = field(default_factory=list)
     issues: list[TextIssue] = field(default_factory=list)
     report: Report = field(default_factory=Report)
+    cache_notes: list[str] = field(default_factory=list)  # damaged cache entries made again, said under -v
 
 
 def output_folder(out: Path, game: str, lang: str, paper: str) -> Path:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from pnp.diagnostics import DataError, Level, Report, listed
 from pnp.files.release import wait_for_closing
+from pnp.load.user_cache import discarded_entries
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.render.cards.faces import TextIssue
@@ -37,12 +38,14 @@ class BuildSummary:
     skipped: list[Path] = field(default_factory=list)
     issues: list[TextIssue] = field(default_factory=list)
     report: Report = field(default_factory=Report)
+    cache_notes: list[str] = field(default_factory=list)  # what -v says of damaged cache entries made again
 
     def add(self, result: UnitResult) -> None:
         self.written.extend(result.written)
         self.skipped.extend(result.skipped)
         self.issues.extend(result.issues)
         self.report.extend(result.report)
+        self.cache_notes.extend(result.cache_notes)
 
     def describe(self, base: Path, out: Path | None = None) -> str:
         """The end-of-build report: every shrunk or overflowing text, grouped, then the files."""
@@ -188,6 +191,13 @@ def run_unit(unit: Unit, game: Game | None = None) -> UnitResult:
     return result
 
 
+def run_unit_noting(unit: Unit, game: Game | None = None) -> UnitResult:
+    """:func:`run_unit`, with the damaged cache entries it threw away, which a worker cannot say itself."""
+    result = run_unit(unit, game)
+    result.cache_notes = discarded_entries()
+    return result
+
+
 def remember_for_next_build() -> None:
     """Keep the digests and image facts this process learnt, so the next build need not read the files."""
     from pnp.load.digests import save_digests
@@ -263,7 +273,7 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
     try:
         if workers <= 1:
             for index, unit in pending:
-                results[index] = run_unit(unit, loaded.get(unit.game_path))
+                results[index] = run_unit_noting(unit, loaded.get(unit.game_path))
                 progress.finished(unit, results[index])
         else:
             from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs a one-process build its import
@@ -276,7 +286,7 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
             pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_started,
                                        initargs=(os.getpid(), allowed_without_record(), follow_links()))
             try:
-                futures = {index: pool.submit(run_unit, unit) for index, unit in pending}
+                futures = {index: pool.submit(run_unit_noting, unit) for index, unit in pending}
                 of_index = dict(pending)
                 for index, result in finished_first(futures):
                     results[index] = result
@@ -290,6 +300,7 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
     remember_for_next_build()  # what planning hashed, for builds that had nothing to draw
     for index in sorted(results):
         summary.add(results[index])
+    summary.cache_notes.extend(discarded_entries())  # found while planning, in this process
 
 
 def finished_first(futures: Mapping[int, Future[UnitResult]]) -> Iterator[tuple[int, UnitResult]]:

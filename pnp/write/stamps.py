@@ -25,6 +25,7 @@ import pnp
 from pnp.diagnostics import Diagnostic, Level, listed
 from pnp.files.atomic import atomic_write
 from pnp.load.digests import digest_of
+from pnp.load.user_cache import read_sealed, sealed
 from pnp.render.cards.faces import TextIssue
 
 STAMP_VERSION = 4  # 3: the build's warnings, not only its text issues; 4: notes too, and jobs with no output
@@ -189,13 +190,18 @@ class StampStore:
         name = hashlib.sha256(str(output.resolve()).encode()).hexdigest()[:24]
         return self.root / f"{name}.json"
 
+    def _read(self, output: Path) -> object:
+        """The stamp's data as recorded; None where there is none, or it is damaged (a flipped byte in a
+        warning would be repeated as written) or another pnp's: the output is built again."""
+        raw = read_sealed(self._path(output))
+        try:
+            return None if raw is None else json.loads(raw)
+        except ValueError:
+            return None
+
     def fresh(self, output: Path, key: str) -> Stamp | None:
         """The stamp if ``output`` was built from exactly this key and is still there."""
-        path = self._path(output)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
+        data = self._read(output)
         if not isinstance(data, dict) or data.get("key") != key:
             return None  # "[]" or "null" in a stamp crashed every build until it was deleted
         recorded = data.get("outputs")
@@ -208,10 +214,7 @@ class StampStore:
     def why_stale(self, output: Path, key: str, inputs: Mapping[str, str] | None = None) -> str | None:
         """Why ``output`` is to be built again, in a few words; None when it is up to date. With the job's
         ``inputs`` (:func:`input_digests`), the input files that changed since it was built are named."""
-        try:
-            data = json.loads(self._path(output).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return "new"
+        data = self._read(output)
         if not isinstance(data, dict):
             return "new"
         if data.get("key") == key:
@@ -239,7 +242,7 @@ class StampStore:
         if inputs is not None:
             data["inputs"] = dict(inputs)
         with atomic_write(self._path(output)) as handle:
-            handle.write(json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
+            handle.write(sealed(json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")))
 
 
 def _warning_entry(warning: Diagnostic) -> dict:

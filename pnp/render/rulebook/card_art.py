@@ -16,7 +16,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.units import mm
 
 from pnp.compose.deck import BoundCard, BoundComponent, bind_components
-from pnp.compose.template import card_label, player_names, rank_label
+from pnp.compose.rule_names import card_label, player_names, rank_label
 from pnp.diagnostics import Report
 from pnp.model.game import Game
 from pnp.model.layout import load_library

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.compose.template import format_value
+from pnp.compose.rule_names import format_value
 from pnp.model.game import Example, Game
 
 

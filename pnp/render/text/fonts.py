@@ -29,7 +29,7 @@ from reportlab.pdfbase.ttfonts import TTFont as RlFont
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of
 from pnp.load.guarded import check_input
-from pnp.load.user_cache import replace_file, user_cache_dir, write_bytes_cache
+from pnp.load.user_cache import file_matches_seal, read_sealed, user_cache_dir, write_file_and_seal, write_sealed
 from pnp.render.text.sfnt import SfntError, table_directory, typographic_metrics
 
 if TYPE_CHECKING:
@@ -346,13 +346,16 @@ def _cmap_ranges(path: Path) -> list[tuple[int, int]]:
         if key in _cmaps:
             return _cmaps[key]
     stored = font_cache_dir() / f"cmap-ranges-{_font_file_hash(key)[:32]}.txt"
+    cached = read_sealed(stored)  # None: absent, damaged or another pnp's
     try:
-        ranges = _parse_ranges(stored.read_text(encoding="ascii"))
-    except (OSError, ValueError):
+        if cached is None:
+            raise ValueError("not cached")
+        ranges = _parse_ranges(cached.decode("ascii"))
+    except ValueError:
         _tables(key)  # a file cut short is refused here, before fontTools meets its end in a table
         font = _open_font(key)
         ranges = _as_ranges(sorted(font.getBestCmap() or {}))
-        write_bytes_cache(stored, " ".join(f"{start:x}-{end:x}" for start, end in ranges).encode("ascii"))
+        write_sealed(stored, " ".join(f"{start:x}-{end:x}" for start, end in ranges).encode("ascii"))
     with _lock:
         _cmaps[key] = ranges
     return ranges
@@ -420,11 +423,11 @@ def _register_family(regular: str, bold: str) -> None:
 
 def _cached_truetype_subset(path: Path, charset: frozenset[str], cache_dir: Path, key: str) -> Path:
     target = cache_dir / f"{path.stem}-{key[:32]}.ttf"
-    if target.exists() and _is_readable_truetype(target):
+    if file_matches_seal(target) and _is_readable_truetype(target):  # a flipped byte made reportlab fail
         return target
     subset = truetype_subset_bytes(path, charset)
     try:
-        replace_file(target, subset)
+        write_file_and_seal(target, subset)
     except OSError:
         # a cache folder that cannot be written costs speed, not the build: the subset goes into a
         # folder of this process's own, deleted when it ends (every build failed with "cannot write")
