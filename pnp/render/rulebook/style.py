@@ -61,7 +61,11 @@ class RulebookStyles:
         size = size or (9.0 if compact else 10.0)
         ratio = 1.75 if lang in CJK_LANGUAGES else 1.45
         colour = HexColor(ink)
-        body = BodyStyle(font_size=size, leading=round(size * ratio, 2), space_after=size * 0.6)
+        # Japanese body text is justified, as books set it (両端揃え); English stays ragged right, as
+        # without hyphenation a justified English column of this width opens rivers between words
+        justified = "justify" if lang in CJK_LANGUAGES else "left"
+        body = BodyStyle(font_size=size, leading=round(size * ratio, 2), space_after=size * 0.6,
+                         alignment=justified)
         small = BodyStyle(font_size=size - 1.5, leading=round((size - 1.5) * ratio, 2), space_after=2.0,
                           colour=GREY)
         table = BodyStyle(font_size=size - 1.0, leading=round((size - 1.0) * (ratio - 0.1), 2))
