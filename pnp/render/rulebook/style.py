@@ -61,13 +61,13 @@ class RulebookStyles:
         size = size or (9.0 if compact else 10.0)
         ratio = 1.75 if lang in CJK_LANGUAGES else 1.45
         colour = HexColor(ink)
-        # Japanese body text is justified, as books set it (両端揃え); English stays ragged right, as
-        # without hyphenation a justified English column of this width opens rivers between words
+        # Japanese body and small text (notes, terms of use) is justified, as books set it (両端揃え);
+        # English stays ragged right: without hyphenation a justified column this wide opens rivers
         justified = "justify" if lang in CJK_LANGUAGES else "left"
         body = BodyStyle(font_size=size, leading=round(size * ratio, 2), space_after=size * 0.6,
                          alignment=justified)
         small = BodyStyle(font_size=size - 1.5, leading=round((size - 1.5) * ratio, 2), space_after=2.0,
-                          colour=GREY)
+                          colour=GREY, alignment=justified)
         table = BodyStyle(font_size=size - 1.0, leading=round((size - 1.0) * (ratio - 0.1), 2))
         headings = {
             1: BodyStyle(font_size=size + 8, leading=(size + 8) * 1.3, space_before=size * 1.4, space_after=size * 0.6,
