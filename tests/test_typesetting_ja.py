@@ -270,3 +270,31 @@ def test_a_shipped_rulebook_has_no_forbidden_line_start_or_end(rudy_rows: list[l
     rows = [row for page in rudy_rows for row in page if any("\u3040" <= char <= "\u30ff" for char in row.text)]
     assert len(rows) >= 100
     assert not [row.text for row in rows if row.text[0] in NO_START or row.text[-1] in NO_END]
+
+
+# ----------------------------------------------------------------------------- phrases
+
+
+HEADING = "リード色が不利色でないとき"  # BudouX: リード色が / 不利色でない / とき
+
+
+@pytest.fixture(scope="module")
+def heading_fonts(cache: Path) -> FontSet:
+    return prepare_fonts([HEADING], cache)
+
+
+def test_a_heading_breaks_between_phrases_not_inside_a_word(heading_fonts: FontSet) -> None:
+    greedy = PreparedText([Text(HEADING)], make_measure(heading_fonts, SIZE)).break_at(100)
+    assert [line.text for line in greedy] == ["リード色が不利色でな", "いとき"]  # what phrases prevent
+    style = BodyStyle(font_size=SIZE, leading=15, whole_phrases=True)
+    rows = set_paragraphs([KinsokuParagraph(HEADING, style, heading_fonts)], width=100)
+    assert [row.text for row in rows] == ["リード色が", "不利色でないとき"]
+
+
+def test_a_phrase_wider_than_the_line_still_breaks_by_kinsoku(heading_fonts: FontSet) -> None:
+    style = BodyStyle(font_size=SIZE, leading=15, whole_phrases=True)
+    paragraph = KinsokuParagraph(HEADING, style, heading_fonts)
+    lines = [line for line in paragraph.lines(40)]  # 不利色でない is 60 pt: no phrase break fits
+    assert "".join(line.text for line in lines) == HEADING
+    assert not any(line.forced for line in lines)
+    assert all(line.width <= 40 + 1e-6 for line in lines)

@@ -35,6 +35,7 @@ from pnp.render.text.kinsoku import NO_END, NO_START  # noqa: F401  (re-exported
 from pnp.render.text.segments import (
     Atom,
     Kind,
+    PhraseStarts,
     Position,
     Segment,
     SegmentedParagraph,
@@ -166,9 +167,11 @@ class PreparedText:
     ``em``, the width of a full-width character in ``measure``'s units, turns on the
     publisher's rules of :mod:`pnp.render.text.kinsoku`: punctuation meeting punctuation is
     squeezed to half width, and a number stays on the line with its counter or unit.
+    ``phrases`` (:func:`pnp.render.text.phrases.phrase_starts`) keeps Japanese phrases whole.
     """
 
-    def __init__(self, runs: Iterable[Run], measure: Measure, em: float | None = None) -> None:
+    def __init__(self, runs: Iterable[Run], measure: Measure, em: float | None = None,
+                 phrases: PhraseStarts | None = None) -> None:
         self.runs = normalize_whitespace(runs)
         self._measure = measure
         self._widths: dict[tuple[str, str], float] = {}
@@ -181,11 +184,11 @@ class PreparedText:
         current: list[Atom] = []
         for atom in atoms:
             if atom.kind is Kind.NEWLINE:
-                self.paragraphs.append(SegmentedParagraph(segment_atoms(current, bool(em)), atom.source))
+                self.paragraphs.append(SegmentedParagraph(segment_atoms(current, bool(em), phrases), atom.source))
                 current = []
             else:
                 current.append(atom)
-        self.paragraphs.append(SegmentedParagraph(segment_atoms(current, bool(em)), (len(self.runs), 0)))
+        self.paragraphs.append(SegmentedParagraph(segment_atoms(current, bool(em), phrases), (len(self.runs), 0)))
 
     def _text_width(self, text: str, style: str) -> float:
         key = (text, style)

@@ -9,7 +9,7 @@ bracket groups), with the spaces before them. The rules themselves are in
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pnp.model.runs import Icon, is_cjk
@@ -27,6 +27,8 @@ from pnp.render.text.kinsoku import (
 
 #: A place in a list of runs: (run index, character offset within that run's text).
 Position = tuple[int, int]
+#: The offsets of a text at which a phrase begins (a break may fall there): phrases.phrase_starts
+PhraseStarts = Callable[[str], set[int]]
 
 
 class Kind(enum.IntEnum):
@@ -122,11 +124,15 @@ def _inside_short_groups(atoms: Sequence[Atom]) -> set[int]:
     return glued
 
 
-def segment_atoms(atoms: Sequence[Atom], counters: bool = False) -> list[Segment]:
+def segment_atoms(atoms: Sequence[Atom], counters: bool = False, phrases: PhraseStarts | None = None) -> list[Segment]:
+    """Cut a paragraph's atoms into segments; ``phrases`` (see :mod:`pnp.render.text.phrases`) glues
+    the characters of each Japanese phrase, so that no break falls inside one."""
     segments: list[Segment] = []
     spaces: list[Atom] = []
     previous: Atom | None = None
     glued = _inside_short_groups(atoms)
+    if phrases is not None:
+        glued |= _inside_phrases(atoms, phrases)
     for index, atom in enumerate(atoms):
         if atom.kind is Kind.SPACE:
             spaces.append(atom)
@@ -142,6 +148,19 @@ def segment_atoms(atoms: Sequence[Atom], counters: bool = False) -> list[Segment
         spaces = []
         previous = atom
     return segments  # spaces left at the end of a paragraph count for nothing
+
+
+def _inside_phrases(atoms: Sequence[Atom], phrases: PhraseStarts) -> set[int]:
+    """Indices of CJK atoms that do not begin a phrase of the paragraph's text."""
+    text = "".join(atom.text or "\ufffc" for atom in atoms)
+    starts = phrases(text)
+    glued: set[int] = set()
+    offset = 0
+    for index, atom in enumerate(atoms):
+        if atom.kind is Kind.CJK and index and atoms[index - 1].kind is Kind.CJK and offset not in starts:
+            glued.add(index)
+        offset += len(atom.text or "\ufffc")
+    return glued
 
 
 def squeeze_punctuation(atoms: list[Atom], em: float) -> None:
