@@ -5,9 +5,10 @@ rulebook, rasterised at 72 dpi in grayscale. Generated with
 PNP_UPDATE_GOLDEN=1, then viewed: the sections 概要, 用意するもの (two bullet
 items), ラウンドの準備 (numbered 1-3), ラウンドの進め方 with its subsections, the
 goal table (数 / 赤 / 黒 header on grey, 偶数 and 奇数 rows, whole words in each
-cell) and its note, headings dark (navy in colour), body text ragged right with no line
-starting with 、 or 。, and the footer "ツー・オプス" left and "2" right above a
-thin rule. Regenerate only after checking a changed page by eye the same way.
+cell) and its note, headings dark (navy in colour), body text justified to the right
+margin but for each paragraph's last line, no line starting with 、 or 。, the second
+bullet item ending in "ります。" (not "す。" alone), and the footer "ツー・オプス" left and
+"2" right above a thin rule. Regenerate only after checking a changed page by eye the same way.
 
 Expected sizes are by hand: A4 is 210 × 297 mm = 595.3 × 841.9 pt, Letter
 8.5 × 11 in = 612 × 792 pt; a booklet sheet is the landscape sheet with two

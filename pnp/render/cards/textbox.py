@@ -55,7 +55,8 @@ class Fit:
 def scale_lines(lines: Sequence[Line], factor: float) -> tuple[Line, ...]:
     """Lines broken at 1 pt, with widths for ``factor`` pt."""
     return tuple(
-        replace(line, pieces=tuple(Piece(p.run, p.width * factor) for p in line.pieces),
+        replace(line, pieces=tuple(Piece(p.run, p.width * factor, tuple((i, w * factor) for i, w in p.squeeze))
+                                   for p in line.pieces),
                 width=line.width * factor)
         for line in lines
     )

@@ -61,21 +61,26 @@ class RulebookStyles:
         size = size or (9.0 if compact else 10.0)
         ratio = 1.75 if lang in CJK_LANGUAGES else 1.45
         colour = HexColor(ink)
-        body = BodyStyle(font_size=size, leading=round(size * ratio, 2), space_after=size * 0.6)
+        # Japanese body and small text (notes, terms of use) is justified, as books set it (両端揃え);
+        # English stays ragged right: without hyphenation a justified column this wide opens rivers
+        justified = "justify" if lang in CJK_LANGUAGES else "left"
+        body = BodyStyle(font_size=size, leading=round(size * ratio, 2), space_after=size * 0.6,
+                         alignment=justified)
         small = BodyStyle(font_size=size - 1.5, leading=round((size - 1.5) * ratio, 2), space_after=2.0,
-                          colour=GREY)
+                          colour=GREY, alignment=justified)
         table = BodyStyle(font_size=size - 1.0, leading=round((size - 1.0) * (ratio - 0.1), 2))
         headings = {
             1: BodyStyle(font_size=size + 8, leading=(size + 8) * 1.3, space_before=size * 1.4, space_after=size * 0.6,
-                         colour=colour),
+                         colour=colour, whole_phrases=True),
             2: BodyStyle(font_size=size + 5, leading=(size + 5) * 1.3, space_before=size * 1.3, space_after=size * 0.5,
-                         colour=colour),
+                         colour=colour, whole_phrases=True),
             3: BodyStyle(font_size=size + 2, leading=(size + 2) * 1.35, space_before=size * 0.9,
-                         space_after=size * 0.3, colour=colour),
+                         space_after=size * 0.3, colour=colour, whole_phrases=True),
         }
         title = BodyStyle(font_size=30 if not compact else 24, leading=40 if not compact else 32, alignment="center",
-                          colour=colour, space_after=6)
-        subtitle = BodyStyle(font_size=size + 4, leading=(size + 4) * 1.4, alignment="center", colour=GREY)
+                          colour=colour, space_after=6, whole_phrases=True)
+        subtitle = BodyStyle(font_size=size + 4, leading=(size + 4) * 1.4, alignment="center", colour=GREY,
+                             whole_phrases=True)
         return RulebookStyles(body=body, small=small, table=table, headings=headings, title=title,
                               subtitle=subtitle, margin=(14 if compact else 20) * mm, footer=size - 2,
                               card_width=(12 if compact else 15) * mm, ink=colour)
@@ -209,8 +214,8 @@ def aid_table_flowables(table: AidTable, fontset: FontSet, styles: RulebookStyle
     :func:`column_widths`)."""
     flowables: list[Flowable] = []
     if show_title and table.title:
-        title = KinsokuParagraph(bold(table.title), replace(styles.body, space_after=3.0, space_before=4.0),
-                                 fontset)
+        title = KinsokuParagraph(bold(table.title), replace(styles.body, space_after=3.0, space_before=4.0,
+                                                            whole_phrases=True), fontset)
         title.keepWithNext = 1
         flowables.append(title)
     rows = [tuple(regular(c) for c in table.header), *[tuple(regular(c) for c in row) for row in table.rows]]

@@ -26,20 +26,23 @@ little more than one.
 
 from __future__ import annotations
 
-import enum
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from pnp.model.runs import Icon, Run, Text, is_cjk
-
-NO_START = frozenset(
-    "、。，．・：；？！ー」』）］｝〕〉》】〙〗〟ゝゞヽヾ々〻‼⁇⁈⁉"
-    "〜～…‥゛゜"  # wave dashes and ellipses (JIS X 4051's hyphens and inseparables), sound marks
-    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
-    "),.;:!?]}%’”»｣､｡･％"
+from pnp.render.text.kinsoku import NO_END, NO_START  # noqa: F401  (re-exported: the rules' old home)
+from pnp.render.text.segments import (
+    Atom,
+    Kind,
+    PhraseStarts,
+    Position,
+    Segment,
+    SegmentedParagraph,
+    segment_atoms,
+    squeeze_punctuation,
+    words_and_cjk,
 )
-NO_END = frozenset("「『（［｛〔〈《【〘〖〝" "([{‘“«｢")
 
 _WIDTH_SLACK = 1e-6  # float sums of glyph widths must not push a line that fits exactly
 # Breakable spaces (not U+00A0 or U+2007, which glue, nor U+3000, which is a CJK character).
@@ -47,10 +50,9 @@ _SPACE_CLASS = " \u2002-\u2006\u2008-\u200b\u205f"
 # a newline, a run of breakable spaces, or a run of anything else (split further at CJK characters)
 _TOKEN = re.compile(f"(\n)|([{_SPACE_CLASS}]+)|([^\n{_SPACE_CLASS}]+)")
 _OBJECT_REPLACEMENT = "\ufffc"
+KINDS = (None, Kind.NEWLINE, Kind.SPACE, Kind.WORD)  # by _TOKEN group number; words hold CJK too
 
 
-#: A place in a list of runs: (run index, character offset within that run's text).
-Position = tuple[int, int]
 #: Width of a run at the size being set (text or icon), in the caller's units.
 Measure = Callable[[Run], float]
 
@@ -61,6 +63,8 @@ class Piece:
 
     run: Run
     width: float
+    #: (index of a character in the run's text, width its advance loses): JLReq's squeezed punctuation
+    squeeze: tuple[tuple[int, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,151 +83,77 @@ class Line:
         return "".join(p.run.text if isinstance(p.run, Text) else _OBJECT_REPLACEMENT for p in self.pieces)
 
 
-class _Kind(enum.IntEnum):
-    NEWLINE = 1
-    SPACE = 2
-    CJK = 3
-    WORD = 4
-    ICON = 5
+#: a Japanese paragraph's last line holds at least this many characters ("ます。" alone reads as a stray)
+SHORT_LAST_LINE = 4
+#: the line above a short last line gives it words only while it stays this share of the width
+SHORTENED_LINE_SHARE = 0.6
 
 
-_KINDS = (None, _Kind.NEWLINE, _Kind.SPACE, _Kind.WORD)  # by _TOKEN group number; words hold CJK too
+def is_short_last_line(line: Line) -> bool:
+    """A Japanese line of fewer than SHORT_LAST_LINE characters, or one Latin word alone."""
+    text = line.text.strip()
+    if not text:
+        return False
+    if any(is_cjk(char) for char in text):
+        return len(text) < SHORT_LAST_LINE
+    return not any(char.isspace() for char in text)
 
 
-@dataclass(slots=True)
-class _Atom:
-    """The smallest unit the breaker moves: a word, one CJK character, spaces, or an icon."""
+def _lengthen_last_line(filler: _LineFiller, paragraph: SegmentedParagraph, first: int, available: float) -> None:
+    """Re-set a paragraph ending in a short line with its second-last line capped ever narrower.
 
-    kind: _Kind
-    text: str  # empty for icons
-    style: str
-    icon: Icon | None
-    width: float
-    source: Position
-
-
-@dataclass(slots=True)
-class _Segment:
-    """Atoms no break may fall inside, and the spaces that precede them."""
-
-    lead: list[_Atom]
-    body: list[_Atom]
-    lead_width: float
-    body_width: float
-
-
-@dataclass(slots=True)
-class _Paragraph:
-    segments: list[_Segment]
-    end: Position  # of the newline closing it, or just past the text
-
-
-def _words_and_cjk(text: str) -> Iterator[tuple[_Kind, int, int]]:
-    """(kind, start, end) of a run of non-space text: each CJK character alone, the rest as words."""
-    if text.isascii():
-        yield _Kind.WORD, 0, len(text)
+    Each try pushes at least one more unbreakable segment down, so kinsoku and glued numbers
+    hold; the first try that mends the last line without adding a line or starving the one
+    above wins, and if none does the greedy setting stands.
+    """
+    lines = filler.lines
+    count = len(lines) - first
+    if count < 2 or not is_short_last_line(lines[-1]) or any(line.forced for line in lines[first:]):
         return
-    word_start = 0
-    for index, char in enumerate(text):
-        if is_cjk(char):
-            if word_start < index:
-                yield _Kind.WORD, word_start, index
-            yield _Kind.CJK, index, index + 1
-            word_start = index + 1
-    if word_start < len(text):
-        yield _Kind.WORD, word_start, len(text)
+    greedy = lines[first:]
+    slot = available if count == 2 else filler.width
+    limit = lines[-2].width
+    while True:
+        del lines[first:]
+        filler.available = available
+        filler.fill(paragraph, cap=(len(lines) + count - 2, limit - 1e-3 * slot))
+        shortened = lines[-2] if len(lines) - first == count else None
+        if shortened is None or shortened.width < SHORTENED_LINE_SHARE * slot:
+            break
+        if not is_short_last_line(lines[-1]):
+            return
+        limit = shortened.width
+    del lines[first:]
+    lines.extend(greedy)
+    filler.available = filler.width
 
 
-#: signs a sum is written with: "12 + 9 + 3" stays on one line ("12 + 9 +" then "3" read as a broken
-#: sentence), and Japanese "＋1" keeps its sign; so does a range, "1〜10人" (not "1〜" then "10人")
-MATH_SIGNS = frozenset("+-−=×÷＋－＝〜～")
-
-
-def _in_a_sum(before: _Atom, after: _Atom) -> bool:
-    """A sign and the number after it, or a number and the sign standing after it."""
-    if not before.text or not after.text:
-        return False
-    return ((before.text[-1] in MATH_SIGNS and after.text[0].isdigit())
-            or (before.text[-1].isdigit() and after.text in MATH_SIGNS))
-
-
-def _may_break(before: _Atom, after: _Atom, spaced: bool) -> bool:
-    if (before.text and before.text[-1] in NO_END) or (after.text and after.text[0] in NO_START):
-        return False
-    if _in_a_sum(before, after):
-        return False
-    if spaced or before.kind is _Kind.CJK or after.kind is _Kind.CJK:
-        return True
-    # Two words touching (a style change inside a word) or an icon glued to a word stay together.
-    return before.kind is _Kind.ICON and after.kind is _Kind.ICON
-
-
-#: a short bracketed group such as a card notation ［4緑○］ is kept on one line, like a word
-GROUP_BRACKETS = {"［": "］", "[": "]"}
-GROUP_MAX_ATOMS = 12
-
-
-def _inside_short_groups(atoms: Sequence[_Atom]) -> set[int]:
-    """Indices of atoms that must not start a line because they sit inside a short bracket group."""
-    glued: set[int] = set()
-    for index, atom in enumerate(atoms):
-        opening = next((char for char in reversed(atom.text) if char in GROUP_BRACKETS), None)
-        if opening is None or GROUP_BRACKETS[opening] in atom.text[atom.text.rindex(opening):]:
-            continue
-        closing = GROUP_BRACKETS[opening]
-        for end in range(index + 1, min(index + 1 + GROUP_MAX_ATOMS, len(atoms))):
-            if atoms[end].kind is _Kind.NEWLINE:
-                break
-            if closing in atoms[end].text:
-                glued.update(range(index + 1, end + 1))
-                break
-    return glued
-
-
-def _segment(atoms: Sequence[_Atom]) -> list[_Segment]:
-    segments: list[_Segment] = []
-    spaces: list[_Atom] = []
-    previous: _Atom | None = None
-    glued = _inside_short_groups(atoms)
-    for index, atom in enumerate(atoms):
-        if atom.kind is _Kind.SPACE:
-            spaces.append(atom)
-            continue
-        space_width = sum(a.width for a in spaces) if spaces else 0.0
-        if previous is None or (index not in glued and _may_break(previous, atom, spaced=bool(spaces))):
-            segments.append(_Segment(spaces, [atom], space_width, atom.width))
-        else:
-            last = segments[-1]
-            last.body.extend(spaces)
-            last.body.append(atom)
-            last.body_width += space_width + atom.width
-        spaces = []
-        previous = atom
-    return segments  # spaces left at the end of a paragraph count for nothing
-
-
-def _make_line(atoms: list[_Atom], forced: bool, ends_paragraph: bool, start: Position) -> Line:
-    while atoms and atoms[-1].kind is _Kind.SPACE:
+def _make_line(atoms: list[Atom], forced: bool, ends_paragraph: bool, start: Position) -> Line:
+    while atoms and atoms[-1].kind is Kind.SPACE:
         atoms = atoms[:-1]
     if atoms:
         start = atoms[0].source
     pieces: list[Piece] = []
     texts: list[str] = []  # of the text piece being gathered
-    style, width = "", 0.0
+    squeezed: list[tuple[int, float]] = []  # of the text piece being gathered
+    style, width, length = "", 0.0, 0
     for atom in atoms:
         if atom.icon is None and texts and atom.style == style:
             texts.append(atom.text)
-            width += atom.width
-            continue
-        if texts:
-            pieces.append(Piece(Text("".join(texts), style), width))
-            texts = []
-        if atom.icon is not None:
-            pieces.append(Piece(atom.icon, atom.width))
         else:
-            texts, style, width = [atom.text], atom.style, atom.width
+            if texts:
+                pieces.append(Piece(Text("".join(texts), style), width, tuple(squeezed)))
+                texts, squeezed = [], []
+            if atom.icon is not None:
+                pieces.append(Piece(atom.icon, atom.width))
+                continue
+            texts, style, width, length = [atom.text], atom.style, 0.0, 0
+        width += atom.width
+        length += len(atom.text)
+        if atom.squeeze:
+            squeezed.append((length - 1, atom.squeeze))
     if texts:
-        pieces.append(Piece(Text("".join(texts), style), width))
+        pieces.append(Piece(Text("".join(texts), style), width, tuple(squeezed)))
     return Line(tuple(pieces), sum(p.width for p in pieces), forced, ends_paragraph, start)
 
 
@@ -233,24 +163,32 @@ class PreparedText:
     ``measure`` returns a run's width; it is called once per distinct word or
     character. Widths are linear in the font size, so a caller trying many sizes
     can measure at 1 pt once and break at ``width / size``.
+
+    ``em``, the width of a full-width character in ``measure``'s units, turns on the
+    publisher's rules of :mod:`pnp.render.text.kinsoku`: punctuation meeting punctuation is
+    squeezed to half width, and a number stays on the line with its counter or unit.
+    ``phrases`` (:func:`pnp.render.text.phrases.phrase_starts`) keeps Japanese phrases whole.
     """
 
-    def __init__(self, runs: Iterable[Run], measure: Measure) -> None:
+    def __init__(self, runs: Iterable[Run], measure: Measure, em: float | None = None,
+                 phrases: PhraseStarts | None = None) -> None:
         self.runs = normalize_whitespace(runs)
         self._measure = measure
         self._widths: dict[tuple[str, str], float] = {}
         atoms = self._atomize()
-        self.paragraphs: list[_Paragraph] = []
+        if em:
+            squeeze_punctuation(atoms, em)
+        self.paragraphs: list[SegmentedParagraph] = []
         if not atoms:
             return
-        current: list[_Atom] = []
+        current: list[Atom] = []
         for atom in atoms:
-            if atom.kind is _Kind.NEWLINE:
-                self.paragraphs.append(_Paragraph(_segment(current), atom.source))
+            if atom.kind is Kind.NEWLINE:
+                self.paragraphs.append(SegmentedParagraph(segment_atoms(current, bool(em), phrases), atom.source))
                 current = []
             else:
                 current.append(atom)
-        self.paragraphs.append(_Paragraph(_segment(current), (len(self.runs), 0)))
+        self.paragraphs.append(SegmentedParagraph(segment_atoms(current, bool(em), phrases), (len(self.runs), 0)))
 
     def _text_width(self, text: str, style: str) -> float:
         key = (text, style)
@@ -259,28 +197,28 @@ class PreparedText:
             width = self._widths[key] = self._measure(Text(text, style))
         return width
 
-    def _atomize(self) -> list[_Atom]:
-        atoms: list[_Atom] = []
+    def _atomize(self) -> list[Atom]:
+        atoms: list[Atom] = []
         for index, run in enumerate(self.runs):
             if isinstance(run, Icon):
-                atoms.append(_Atom(_Kind.ICON, "", "", run, self._measure(run), (index, 0)))
+                atoms.append(Atom(Kind.ICON, "", "", run, self._measure(run), (index, 0)))
                 continue
             style = run.style
             for match in _TOKEN.finditer(run.text):
-                kind, text, start = _KINDS[match.lastindex], match.group(), match.start()
-                if kind is not _Kind.WORD:
-                    width = 0.0 if kind is _Kind.NEWLINE else self._text_width(text, style)
-                    atoms.append(_Atom(kind, text, style, None, width, (index, start)))
+                kind, text, start = KINDS[match.lastindex], match.group(), match.start()
+                if kind is not Kind.WORD:
+                    width = 0.0 if kind is Kind.NEWLINE else self._text_width(text, style)
+                    atoms.append(Atom(kind, text, style, None, width, (index, start)))
                     continue
-                for kind, first, end in _words_and_cjk(text):
+                for kind, first, end in words_and_cjk(text):
                     piece = text[first:end]
-                    atoms.append(_Atom(kind, piece, style, None, self._text_width(piece, style),
+                    atoms.append(Atom(kind, piece, style, None, self._text_width(piece, style),
                                        (index, start + first)))
         return atoms
 
-    def characters(self, atoms: Iterable[_Atom]) -> list[_Atom]:
+    def characters(self, atoms: Iterable[Atom]) -> list[Atom]:
         """Split atoms into single characters, for the last-resort break inside a word."""
-        result: list[_Atom] = []
+        result: list[Atom] = []
         for atom in atoms:
             if atom.icon is not None or len(atom.text) == 1:
                 result.append(atom)
@@ -288,16 +226,22 @@ class PreparedText:
             run_index, offset = atom.source
             for position, char in enumerate(atom.text):
                 width = self._text_width(char, atom.style)
-                result.append(_Atom(atom.kind, char, atom.style, None, width, (run_index, offset + position)))
+                result.append(Atom(atom.kind, char, atom.style, None, width, (run_index, offset + position)))
         return result
 
-    def break_at(self, width: float, first_indent: float = 0.0) -> list[Line]:
-        """Lines no wider than ``width``, the first ``first_indent`` narrower; [] for empty text."""
+    def break_at(self, width: float, first_indent: float = 0.0, avoid_short_last: bool = False) -> list[Line]:
+        """Lines no wider than ``width``, the first ``first_indent`` narrower; [] for empty text.
+
+        ``avoid_short_last``: a paragraph whose last line is short (see :func:`is_short_last_line`)
+        takes words down from the line above, when that line stays at least
+        :data:`SHORTENED_LINE_SHARE` of the width and the paragraph gains no line.
+        """
         filler = _LineFiller(width, width - first_indent, self)
         for paragraph in self.paragraphs:
-            for index, segment in enumerate(paragraph.segments):
-                filler.add(segment, starts_paragraph=index == 0)
-            filler.end_paragraph(paragraph.end)
+            first, available = len(filler.lines), filler.available
+            filler.fill(paragraph)
+            if avoid_short_last:
+                _lengthen_last_line(filler, paragraph, first, available)
         return filler.lines
 
 
@@ -309,16 +253,29 @@ class _LineFiller:
         self.available = first_width
         self.text = text
         self.lines: list[Line] = []
-        self.atoms: list[_Atom] = []
+        self.atoms: list[Atom] = []
         self.used = 0.0
         self.forced = False
+        self.cap: tuple[int, float] | None = None  # (line index, narrower width for that line)
+
+    def fill(self, paragraph: SegmentedParagraph, cap: tuple[int, float] | None = None) -> None:
+        """Set one paragraph, the line numbered ``cap[0]`` (if any) no wider than ``cap[1]``."""
+        self.cap = cap
+        if cap is not None and cap[0] == len(self.lines):
+            self.available = min(self.available, cap[1])
+        for index, segment in enumerate(paragraph.segments):
+            self.add(segment, starts_paragraph=index == 0)
+        self.end_paragraph(paragraph.end)
+        self.cap = None
 
     def _emit(self, ends_paragraph: bool, empty_start: Position = (0, 0)) -> None:
         self.lines.append(_make_line(self.atoms, self.forced, ends_paragraph, empty_start))
         self.atoms, self.used, self.forced = [], 0.0, False
         self.available = self.width
+        if self.cap is not None and self.cap[0] == len(self.lines):
+            self.available = min(self.width, self.cap[1])
 
-    def add(self, segment: _Segment, starts_paragraph: bool) -> None:
+    def add(self, segment: Segment, starts_paragraph: bool) -> None:
         if self.atoms:
             if self.used + segment.lead_width + segment.body_width <= self.available + _WIDTH_SLACK:
                 self.atoms.extend(segment.lead)
@@ -337,13 +294,13 @@ class _LineFiller:
             return
         self._force(body)
 
-    def _force(self, atoms: list[_Atom]) -> None:
+    def _force(self, atoms: list[Atom]) -> None:
         """Break between characters; every line touched is flagged so the caller can warn."""
         for char in self.text.characters(atoms):
             if self.atoms and self.used + char.width > self.available + _WIDTH_SLACK:
                 self.forced = True
                 self._emit(ends_paragraph=False)
-            if char.kind is _Kind.SPACE and not self.atoms:
+            if char.kind is Kind.SPACE and not self.atoms:
                 continue
             self.atoms.append(char)
             self.used += char.width

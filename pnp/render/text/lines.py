@@ -7,11 +7,12 @@ from typing import Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.model.runs import Icon, Run, Text
+from pnp.model.runs import Icon, Run, Text, is_cjk
 from pnp.render.text.fonts import FontSet
 from pnp.render.text.linebreak import Line, Measure
 
-Align = Literal["left", "center", "right"]
+#: "justify": every line but a paragraph's last is spread to the full width (see :func:`justify_gap`)
+Align = Literal["left", "center", "right", "justify"]
 
 
 def make_measure(fontset: FontSet, size: float = 1.0) -> Measure:
@@ -36,9 +37,13 @@ _unit_widths: dict[tuple[str, str], float] = {}
 
 
 def draw_line(canvas: Canvas, line: Line, x: float, baseline: float, size: float, fontset: FontSet,
-              ink: str | None = None) -> None:
+              ink: str | None = None, gap: float = 0.0) -> None:
     """Draw one line's pieces left to right; icons draw in a saved state so they can't leak settings.
-    ``ink``: the text's colour ("#rrggbb"), given to each icon, which a one-colour icon takes."""
+    ``ink``: the text's colour ("#rrggbb"), given to each icon, which a one-colour icon takes.
+    ``gap``: width added at each of the line's :func:`stretchable` places (see :func:`justify_gap`)."""
+    if gap or any(piece.squeeze for piece in line.pieces):
+        _draw_spaced(canvas, line, x, baseline, size, fontset, ink, gap)
+        return
     cursor = x
     text_object = None
     for piece in line.pieces:
@@ -65,10 +70,88 @@ def draw_line(canvas: Canvas, line: Line, x: float, baseline: float, size: float
 
 def line_x(line: Line, x: float, width: float, align: Align) -> float:
     """Where a line starts; alignment uses the width without trailing spaces, so right edges line up."""
-    if align == "left":
+    if align in ("left", "justify"):
         return x
     if align == "center":
         return x + (width - line.width) / 2
     if align == "right":
         return x + width - line.width
     raise ValueError(f"unknown alignment {align!r}; use left, center or right")
+
+
+_OBJECT = "\ufffc"  # an icon, as Line.text shows it
+INSEPARABLE = frozenset("…‥—―")  # a pair of these is one mark (JLReq's inseparable characters)
+#: a justified line that would need more than this many ems in one gap is left ragged instead
+MAX_GAP_EMS = 1.0
+
+
+def stretchable(before: str, after: str) -> bool:
+    """Whether justification may widen the place between two characters of a line.
+
+    Between Japanese characters, between Japanese and Latin text, after a space and around icons;
+    never inside a Latin word or a number ("Surveillance", "1234567" keep their letter-spacing),
+    nor inside a doubled dash or ellipsis.
+    """
+    if before == after and before in INSEPARABLE:
+        return False
+    return (is_cjk(before) or is_cjk(after) or before.isspace() or before == _OBJECT or after == _OBJECT)
+
+
+def justify_gap(line: Line, width: float, size: float) -> float:
+    """The width to add at each stretchable place so that ``line`` ends exactly at ``width``.
+
+    JLReq 3.8 spreads a justified line's slack over its inter-character places; here every place
+    takes an equal share. 0.0 for a line with no place to widen, or one needing more than
+    MAX_GAP_EMS in each (a long Latin word pushed down from a short line reads better ragged).
+    """
+    slack = width - line.width
+    places = sum(stretchable(a, b) for a, b in zip(line.text, line.text[1:], strict=False))
+    if slack <= 0 or not places or slack / places > MAX_GAP_EMS * size:
+        return 0.0
+    return slack / places
+
+
+def _draw_spaced(canvas: Canvas, line: Line, x: float, baseline: float, size: float, fontset: FontSet,
+                 ink: str | None, gap: float) -> None:
+    """Draw a line in chunks: characters whose places are all widened (set with character spacing,
+    PDF's Tc) or none (a Latin word, set solid); a squeezed character ends its chunk."""
+    text = line.text
+    places = [stretchable(a, b) for a, b in zip(text, text[1:], strict=False)] + [False]
+    cursor, offset = x, 0  # offset: of the piece's first character in the line's text
+    for piece in line.pieces:
+        run = piece.run
+        if not isinstance(run, Text):
+            canvas.saveState()
+            if ink is None:
+                run.draw(canvas, cursor, baseline, size)
+            else:
+                run.draw(canvas, cursor, baseline, size, ink=ink)
+            canvas.restoreState()
+            cursor += piece.width + (gap if places[offset] else 0.0)
+            offset += 1
+            continue
+        font = fontset.font_for(run.style)
+        squeezed = dict(piece.squeeze)
+        text_object = canvas.beginText(cursor, baseline)
+        text_object.setFont(font, size)
+        spacing = 0.0
+        start, last = 0, len(run.text) - 1
+        for index in range(len(run.text)):
+            after = places[offset + index]  # the place after this character
+            kind = places[offset + start] if index > start else after  # of the places inside the chunk
+            if index < last and index not in squeezed and after == kind:
+                continue  # the chunk takes the next character too
+            chunk = run.text[start:index + 1]
+            inner = gap if kind and index > start else 0.0  # Tc widens every place inside the chunk
+            if inner != spacing:
+                text_object.setCharSpace(inner)
+                spacing = inner
+            text_object.setTextOrigin(cursor, baseline)
+            text_object.textOut(chunk)
+            cursor += (stringWidth(chunk, font, size) + inner * (len(chunk) - 1) - squeezed.get(index, 0.0)
+                       + (gap if after else 0.0))
+            start = index + 1
+        if spacing:
+            text_object.setCharSpace(0.0)
+        canvas.drawText(text_object)
+        offset += len(run.text)

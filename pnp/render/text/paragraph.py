@@ -3,7 +3,10 @@
 reportlab's ``Paragraph`` either splits Latin words (``wordWrap='CJK'``) or
 cannot break Japanese at all, so rulebooks in both languages use this instead.
 It shares :func:`break_lines` and :func:`draw_line` with card text boxes, so a
-sentence breaks the same way on a card and in the rulebook.
+sentence breaks by the same kinsoku on a card and in the rulebook. A paragraph
+adds a publisher's rules that a card's few lines do not need: JLReq punctuation
+squeezing, numbers kept with their counters, no short last line, and (with
+``alignment="justify"``) lines spread to the column's edge.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from reportlab.platypus.flowables import Flowable
 from pnp.model.runs import Run, Text
 from pnp.render.text.fonts import FontSet
 from pnp.render.text.linebreak import Line, PreparedText, slice_runs
-from pnp.render.text.lines import Align, draw_line, line_x, make_measure
+from pnp.render.text.lines import Align, draw_line, justify_gap, line_x, make_measure
+from pnp.render.text.phrases import phrase_starts
 
 _SLACK = 1e-6
 KEPT_LINES = 2  # lines a paragraph keeps together on each side of a page break (no widows, no orphans)
@@ -34,6 +38,7 @@ class BodyStyle:
     space_after: float = 0.0
     alignment: Align = "left"
     colour: Color = black
+    whole_phrases: bool = False  # break Japanese only between phrases (headings: see text/phrases.py)
 
 
 class KinsokuParagraph(Flowable):
@@ -63,10 +68,22 @@ class KinsokuParagraph(Flowable):
     def lines(self, width: float) -> list[Line]:
         """The lines at ``width``; measured once, whatever widths the frames ask for."""
         if width not in self._lines_by_width:
-            if self._prepared is None:
-                self._prepared = PreparedText(self.runs, make_measure(self.fontset, self.style.font_size))
-            self._lines_by_width[width] = self._prepared.break_at(width, self.style.first_line_indent)
+            lines = self._break(width, self.style.whole_phrases)
+            if self.style.whole_phrases and any(line.forced for line in lines):
+                # a phrase wider than the line: break between characters by kinsoku, as body text does
+                lines = self._break(width, False)
+            self._lines_by_width[width] = lines
         return self._lines_by_width[width]
+
+    def _break(self, width: float, whole_phrases: bool) -> list[Line]:
+        prepared = self._prepared if whole_phrases == self.style.whole_phrases else None
+        if prepared is None:
+            size = self.style.font_size  # a full-width character's width: JLReq spacing and counters on
+            prepared = PreparedText(self.runs, make_measure(self.fontset, size), em=size,
+                                    phrases=phrase_starts if whole_phrases else None)
+            if whole_phrases == self.style.whole_phrases:
+                self._prepared = prepared
+        return prepared.break_at(width, self.style.first_line_indent, avoid_short_last=True)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width = availWidth
@@ -106,6 +123,9 @@ class KinsokuParagraph(Flowable):
         for index, line in enumerate(lines):
             indent = style.first_line_indent if index == 0 else 0.0
             x = line_x(line, indent, self.width - indent, style.alignment)
-            draw_line(canvas, line, x, baseline, style.font_size, self.fontset)
+            gap = 0.0
+            if style.alignment == "justify" and not line.ends_paragraph:
+                gap = justify_gap(line, self.width - indent, style.font_size)
+            draw_line(canvas, line, x, baseline, style.font_size, self.fontset, gap=gap)
             baseline -= style.leading
         canvas.restoreState()
