@@ -192,8 +192,9 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
     loaded: dict[Path, Game] = {}
     lacking: list[str] = []  # outputs a game does not get, and why: in the summary, not as warnings
     not_built: dict[str, str] = {}  # for --format json: the games not built, or built in part, and why
+    stopped: dict[str, list[Diagnostic]] = {}  # for --format json: the errors that did so
     for folder in folders:
-        planned = _plan_checked(folder, request, lacking)
+        planned = _plan_checked(folder, request, lacking, stopped.setdefault(folder.name, []))
         if planned is None:
             failed = True
             not_built[folder.name] = f"errors: fix them (pnp check {game_argument(folder)})"
@@ -232,7 +233,7 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
             not_made.setdefault(game_id, []).append(why)
         click.echo(build_record(request.out, [folder.name for folder in folders], summary.written, summary.skipped,
                                 not_built, not_made, summary.report.diagnostics, summary.issues, failed,
-                                Path.cwd()))
+                                Path.cwd(), stopped))
         return 1 if failed else 0
     for line in lacking:
         echo(line)
@@ -313,11 +314,12 @@ def _not_made(game: Game, documents: list[str]) -> list[str]:
     return missing
 
 
-def _plan_checked(folder: Path, request: BuildRequest,
-                  lacking: list[str] | None = None) -> tuple[Game, list[Unit], bool] | None:
+def _plan_checked(folder: Path, request: BuildRequest, lacking: list[str] | None = None,
+                  stopped: list[Diagnostic] | None = None) -> tuple[Game, list[Unit], bool] | None:
     """The game, its build units and whether they are all it was asked for, once it passes the check;
     None (errors shown) when it does not. Errors in rule texts (a translation in progress) leave out the
-    rulebooks only: the units are the rest, and the flag is False.
+    rulebooks only: the units are the rest, and the flag is False. Every error shown is also added to
+    ``stopped``, for `--format json`, whose reader does not parse stderr.
 
     A game whose every output is up to date skips the check: each output's key covers every file
     the game folder holds, the options and pnp itself, and an output is only ever written after
@@ -346,14 +348,14 @@ def _plan_checked(folder: Path, request: BuildRequest,
         asked = [lang for lang in languages if lang in held]
         for lang in asked:
             for diagnostic in held[lang]:
-                echo(diagnostic.format(Path.cwd()), err=True)
+                _say_error(diagnostic, stopped)
         languages = tuple(lang for lang in languages if lang not in held)
         if asked and languages:
             echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
                  f"{game_argument(folder)}); the rest is built", err=True, error=True)
     if (report.errors and not held) or game is None or rules is None or (asked and not languages):
         for diagnostic in [] if held else report.errors:  # a held translation's were said above
-            echo(diagnostic.format(Path.cwd()), err=True)
+            _say_error(diagnostic, stopped)
         echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True,
              error=True)
         return None
@@ -362,7 +364,7 @@ def _plan_checked(folder: Path, request: BuildRequest,
     if blocked:
         for diagnostic in texts.errors:
             if blocked is ALL_LANGUAGES or _translation_of(game, diagnostic.file) in blocked:
-                echo(diagnostic.format(Path.cwd()), err=True)
+                _say_error(diagnostic, stopped)
         which = "rulebooks" if blocked is ALL_LANGUAGES else f"{', '.join(sorted(blocked))} rulebooks"
         echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {game_argument(folder)}); "
              "the rest is built", err=True, error=True)
@@ -381,6 +383,13 @@ def _plan_checked(folder: Path, request: BuildRequest,
     units, left_out = _without_papers_too_small(game, units, request)
     _say(left_out)
     return game, units, whole
+
+
+def _say_error(diagnostic: Diagnostic, stopped: list[Diagnostic] | None) -> None:
+    """An error that keeps a game, or part of it, from being built: on stderr, and kept in ``stopped``."""
+    echo(diagnostic.format(Path.cwd()), err=True)
+    if stopped is not None:
+        stopped.append(diagnostic)
 
 
 def _say(notes: list[str]) -> None:
