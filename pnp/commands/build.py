@@ -308,7 +308,7 @@ def _not_made(game: Game, documents: list[str]) -> list[str]:
 
     missing = []
     if not any(kind in documents for kind in WHAT_DOCUMENTS["rules"]) and not has_rule_texts(game):
-        missing.append(f"{game.id}: no rulebook: write rules/{game.source_language}.md (docs/rulebooks.md)")
+        missing.append(f"{game.id}: no rulebook: write rules/{game.source_language}.md (pnp docs rulebooks)")
     if not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
         missing.append(f"{game.id}: no aid: {NO_AID_FIX}")
     return missing
