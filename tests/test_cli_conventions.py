@@ -298,6 +298,11 @@ def test_build_json_is_the_summary_per_game(tmp_path: Path) -> None:
     assert again["written"] == 0 and again["skipped"] == 1 and again["games"][0]["skipped"]
     failed = _json(*args[:3], "nosuch", "two-ops", *args[4:])
     assert failed["failed"] is True
+    assert [d["message"] for d in failed["general"]] == [f"no game 'nosuch' in {DATA}"]
+    # no game at all to build: the document still comes, where stdout was empty and broke the reader's parse
+    alone = _json(*args[:3], "nosuch", *args[4:])
+    assert alone["failed"] is True and alone["games"] == [] and alone["written"] == 0
+    assert [d["message"] for d in alone["general"]] == [f"no game 'nosuch' in {DATA}"]
 
 
 def test_build_json_carries_the_errors_that_stop_a_game_as_check_json_does(tmp_path: Path) -> None:

@@ -143,12 +143,14 @@ def settled_request(data: Path | None, request: BuildRequest) -> BuildRequest:
     return request
 
 
-def request_folders(data: Path | None, request: BuildRequest) -> tuple[list[Path], bool] | None:
+def request_folders(data: Path | None, request: BuildRequest,
+                    general: Report | None = None) -> tuple[list[Path], bool] | None:
     """The game folders a request names, and whether all it named were found; None (errors shown) when it
-    cannot be built as asked, whatever the games' files say: the environment, or an --out among them."""
+    cannot be built as asked, whatever the games' files say: the environment, or an --out among them.
+    What is said of no game (a game name not found) is added to ``general`` too, for `--format json`."""
     if not environment_usable():
         return None
-    report = Report()
+    report = general if general is not None else Report()
     folders = resolve_games(data_dir(data), request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:
         echo(diagnostic.format(Path.cwd()), err=True)
@@ -181,11 +183,18 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
 
 def _run_build(data: Path | None, request: BuildRequest) -> int:
     request = settled_request(data, request)
-    named = request_folders(data, request)
+    general = Report()
+    named = request_folders(data, request, general)
     if named is None:
         return 1
     folders, found = named
+    json_out = request.output == "json"
     if not folders:  # "wrote 0 file(s)" under "no game 'nosuch'" read as if something had been done
+        if json_out:  # a script still gets its document, not an empty stdout
+            from pnp.commands.json_output import build_record
+
+            assert request.out is not None  # settled
+            click.echo(build_record(request.out, [], [], [], {}, {}, [], [], True, Path.cwd(), general=general))
         return 1
     failed = not found
     units: list[Unit] = []
@@ -218,7 +227,6 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
     if verbose():
         _say_why(units, request.options.force)
     summary = BuildSummary()
-    json_out = request.output == "json"
     run_units(units, summary, request.jobs, loaded, None if json_out else BuildProgress())
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
@@ -233,7 +241,7 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
             not_made.setdefault(game_id, []).append(why)
         click.echo(build_record(request.out, [folder.name for folder in folders], summary.written, summary.skipped,
                                 not_built, not_made, summary.report.diagnostics, summary.issues, failed,
-                                Path.cwd(), stopped))
+                                Path.cwd(), stopped, general))
         return 1 if failed else 0
     for line in lacking:
         echo(line)

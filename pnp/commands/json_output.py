@@ -63,10 +63,11 @@ def i18n_record(game: Game, statuses: Sequence[LanguageStatus], report: Report, 
 def build_record(out: Path, games: Iterable[str], written: Sequence[Path], skipped: Sequence[Path],
                  not_built: dict[str, str], not_made: dict[str, list[str]], diagnostics: Iterable[Diagnostic],
                  issues: Iterable[TextIssue], failed: bool, base: Path,
-                 errors: dict[str, list[Diagnostic]] | None = None) -> str:
+                 errors: dict[str, list[Diagnostic]] | None = None, general: Report | None = None) -> str:
     """The build's summary: per game, the files written and skipped (up to date), whether it failed to
     build and why, the errors that stopped it (or part of it: ``errors``, by game, as `pnp check --format
-    json` words them), the outputs it does not get and why, and the warnings its outputs were built with."""
+    json` words them), the outputs it does not get and why, and the warnings its outputs were built with;
+    ``general``, what is said of no game (a game name not found), as check's document has it."""
     errors = errors or {}
     out_resolved = out.resolve()
 
@@ -89,4 +90,5 @@ def build_record(out: Path, games: Iterable[str], written: Sequence[Path], skipp
                             if d.file is not None and game in d.file.resolve().parts]})
     text_issues = [asdict(issue) for issue in dict.fromkeys(issues)]
     return document({"failed": failed, "out": relative(out, base), "written": len(written), "skipped": len(skipped),
+                     "general": [diagnostic_record(d, base) for d in (general.diagnostics if general else [])],
                      "games": records, "text_issues": text_issues})
