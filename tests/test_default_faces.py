@@ -29,11 +29,12 @@ then look at every image before keeping it. How each golden was checked when it 
   in the lower box, left-aligned and inside the frame of the card.
 - default-back.png (no palette): slate (#37474f) background with a light grey-blue grid (6 mm asked,
   fitted to 11 × 15 cells of the trim, so abutting backs continue it) running into the bleed; a white
-  rounded box with a grey-blue border, "Layout Sampler" bold in two lines
-  (then shrunk to fit) and "Deck" under it in grey. Made again (the box grown from 29 to 31 mm and the title's
-  from 15 to 16.5 mm, so a two-line title fits at 20 pt), looked at beside the old one: the box is still
-  centred on the card (now placed from the card's height, so on every preset size), the title is a touch larger with about 3 mm of white above it instead of touching
-  the box's top edge, and "Deck" sits 1 mm lower with a little more white below it than above the title.
+  rounded box with a grey-blue border, "Layout Sampler" bold in two lines (then shrunk to fit) and "Deck"
+  under it in grey. Made again (the box grown from 29 to 31 mm and the title's from 15 to 16.5 mm, so a
+  two-line title fits at 20 pt), looked at beside the old one: the box is still centred on the card (now
+  placed from the card's height, so on every preset size), the title is a touch larger with about 3 mm
+  of white above it instead of touching the box's top edge, and "Deck" sits 1 mm lower with a little
+  more white below it than above the title.
 - argyle-back.png (no palette): alternating light and dark slate diamonds under a dashed amber
   (#ffca28) lattice, a small "x" where the dashes cross at each diamond centre, symmetric about the
   card centre; half diamonds along the edges, so abutting backs continue the pattern; no text.
