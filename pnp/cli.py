@@ -170,7 +170,7 @@ def check(data: Path | None, games: tuple[str, ...], strict: bool, lang: str | N
 @_data_option
 @click.option("--lang", default=None, help="Language for titles (default: each game's source language).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: one document of the games (README: JSON output).")
+              help="json: one document of the games (pnp docs json-output).")
 def list_games(data: Path | None, lang: str | None, output: str) -> None:
     """List the games found, with players and components.
 
@@ -242,7 +242,7 @@ def _build_options(function: Callable[..., Any]):
 @_build_options
 @click.option("--dry-run", is_flag=True, help="List what would be built, and why; write nothing.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: the build's summary as one document on stdout (README: JSON output).")
+              help="json: the build's summary as one document on stdout (pnp docs json-output).")
 @_trust_option
 def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any) -> None:
     """Build every printable for the games (all games, languages and papers when none are named).
@@ -269,7 +269,7 @@ def build(data: Path | None, games: tuple[str, ...], trust: bool, **options: Any
               help="Record every section, card text and game.toml text --lang has as translated.")
 @click.option("--no-diff", is_flag=True, help="Don't print how stale sections' and texts' sources changed.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: one document of every translation's state (README: JSON output).")
+              help="json: one document of every translation's state (pnp docs json-output).")
 @_trust_option
 def i18n(data: Path | None, games: tuple[str, ...], lang: str | None, accept: tuple[str, ...], accept_all: bool,
          no_diff: bool, output: str, trust: bool) -> None:
@@ -366,6 +366,26 @@ def calibrate(paper: str, duplex_edge: str, lang: str, out: Path | None) -> None
     from pnp.commands.calibrate import run_calibrate
 
     sys.exit(run_calibrate(paper, duplex_edge, lang, out))
+
+
+def _complete_topics(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of `pnp docs TOPIC`: the installed guides that begin as typed."""
+    from pnp.commands.docs import guides
+
+    return [topic for topic in guides() if topic.startswith(incomplete)]
+
+
+@cli.command()
+@click.argument("topic", required=False, shell_complete=_complete_topics)
+@click.option("--path", "path_only", is_flag=True, help="Print the guide's file (or the guides' folder), not its text.")
+def docs(topic: str | None, path_only: bool) -> None:
+    """Read pnp's guides, installed with it: with no TOPIC, list them; else print one.
+
+    Example: pnp docs game-toml
+    """
+    from pnp.commands.docs import run_docs
+
+    sys.exit(run_docs(topic, path_only))
 
 
 def _finite(value: float, option: str) -> float:

@@ -23,7 +23,8 @@ BASE_14 = (b"/Helvetica", b"/Times-Roman", b"/Courier", b"/Symbol", b"/ZapfDingb
 
 
 @pytest.fixture(scope="module")
-def pdfs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Path]]:
+    """The build's output (progress, warnings, text report) and every PDF it wrote."""
     out = tmp_path_factory.mktemp("all")
     result = CliRunner().invoke(cli, ["build", "--data", str(DATA), "--lang", "ja", "--paper", "letter",
                                       "--out", str(out)])
@@ -31,7 +32,21 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     found = sorted(out.rglob("*.pdf"))
     games = {path.relative_to(out).parts[0] for path in found}
     assert games == {"two-ops", "take-over-that-job", "rudy", "gadget-trick"}
-    return found
+    return result.output, found
+
+
+@pytest.fixture(scope="module")
+def pdfs(build: tuple[str, list[Path]]) -> list[Path]:
+    return build[1]
+
+
+def test_the_build_is_quiet_but_for_progress(build: tuple[str, list[Path]]) -> None:
+    """A newcomer's first build of the shipped games warns of nothing: no text shrunk to fit (the built-in
+    back's 代われそのジョブ used to be), no warning. (Every language's card texts: tests/test_games.py.)"""
+    output, _ = build
+    lines = output.splitlines()
+    assert lines and lines[-1].startswith("wrote ") and lines[-1].endswith("/"), lines[-1:]
+    assert [line for line in lines[:-1] if not line.startswith("built ")] == []
 
 
 def test_every_font_is_embedded(pdfs: list[Path]) -> None:

@@ -293,10 +293,38 @@ def test_build_json_is_the_summary_per_game(tmp_path: Path) -> None:
     first = _json(*args)
     (game,) = first["games"]
     assert first["written"] == 1 and game["built"] and game["written"][0].endswith("two-ops/en/a4/cards-deck.pdf")
+    assert game["errors"] == []
     again = _json(*args)
     assert again["written"] == 0 and again["skipped"] == 1 and again["games"][0]["skipped"]
     failed = _json(*args[:3], "nosuch", "two-ops", *args[4:])
     assert failed["failed"] is True
+    assert [d["message"] for d in failed["general"]] == [f"no game 'nosuch' in {DATA}"]
+    # no game at all to build: the document still comes, where stdout was empty and broke the reader's parse
+    alone = _json(*args[:3], "nosuch", *args[4:])
+    assert alone["failed"] is True and alone["games"] == [] and alone["written"] == 0
+    assert [d["message"] for d in alone["general"]] == [f"no game 'nosuch' in {DATA}"]
+
+
+def test_build_json_carries_the_errors_that_stop_a_game_as_check_json_does(tmp_path: Path) -> None:
+    """A script reading `pnp build --format json` got `"built": false` and "fix them (pnp check ...)", and
+    the errors only on stderr as text; each game now carries them as `pnp check --format json` does."""
+    data = tmp_path / "data"
+    assert CliRunner().invoke(cli, ["new", "--data", str(data), "demo"]).exit_code == 0
+    deck = data / "demo" / "cards" / "deck.csv"
+    lines = deck.read_text(encoding="utf-8").splitlines()
+    assert lines[2].startswith("red-2,1,number,,red,"), lines[2]
+    lines[2] = lines[2].replace(",red,", ",rde,", 1)  # the card list's line 3: a colour misspelt
+    deck.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    built = _json("build", "--data", str(data), "--what", "cards", "--paper", "a4", "--out", str(tmp_path / "out"),
+                  "--format", "json")
+    (game,) = built["games"]
+    assert built["failed"] is True and game["built"] is False and game["written"] == []
+    errors = game["errors"]
+    assert errors and all(set(error) == {"level", "file", "line", "message", "fix"} for error in errors), errors
+    assert any(error["file"].endswith("demo/cards/deck.csv") and error["line"] == 3 and "rde" in error["message"]
+               for error in errors), errors
+    checked = _json("check", "--data", str(data), "--format", "json")
+    assert errors == [d for d in checked["games"][0]["diagnostics"] if d["level"] == "error"]
 
 
 def test_the_readme_example_of_pnp_toml_has_every_key_and_reads_clean(tmp_path: Path) -> None:

@@ -121,3 +121,38 @@ def test_every_command_has_help() -> None:
         assert result.exit_code == 0, command
         assert "Usage:" in result.output
     assert CliRunner().invoke(cli, ["--version"]).output.startswith("pnp, version ")
+
+
+@pytest.mark.parametrize("game", ["two-ops", "take-over-that-job", "rudy", "gadget-trick"])
+def test_every_card_text_fits_its_box_as_designed(results, game: str, cache: Path) -> None:
+    """No shipped card face or back shrinks or overflows a text, in any language, so a newcomer's first
+    `pnp build` is quiet: it used to say "3 text(s) shrunk to fit" of the built-in back's two-line
+    titles (Take Over That Job, 代われそのジョブ) and of the marker back's "Disadvantaged". Every text
+    element of every card is measured with the painter the build uses, without drawing a page."""
+    from reportlab.lib.units import mm
+
+    from pnp.diagnostics import Report
+    from pnp.render.cards.deck import bind_game, make_painter
+    from pnp.render.text.fonts import prepare_fonts
+
+    checked = results[game]
+    assert checked.game is not None and checked.rules is not None
+    measured, issues = 0, []
+    for lang in checked.game.languages:
+        report = Report()
+        bound = bind_game(checked.game, checked.rules, lang, report)
+        assert not report.errors, [d.format() for d in report.errors]
+        texts = [text for component in bound.values() for text in component.texts()]
+        painter = make_painter(prepare_fonts(texts, cache, overrides=checked.game.fonts), checked.game,
+                               ink_saver=False)
+        for component in bound.values():
+            width, height = component.component.size
+            trim = (0.0, 0.0, width * mm, height * mm)
+            for card in component.cards:
+                for layout, elements in ((component.face_layout, card.face), (component.back_layout, card.back)):
+                    for element in elements:
+                        painter.report(element, trim, card.card.id, layout)
+                        measured += element.type == "text"
+        issues += [(lang, i.problem, i.layout, i.line, i.text, i.size, i.max_size) for i in painter.issues]
+    assert measured > 0
+    assert sorted(set(issues)) == []

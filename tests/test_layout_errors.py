@@ -698,7 +698,7 @@ def test_mistakes_that_had_no_fix_line_get_one(game: NewGame) -> None:
     assert_fails_cleanly(result)
     output = result.output
     assert "valign = 'centre' is not one of top, middle, bottom (did you mean 'middle'?)" in output
-    assert 'fix: write valign = "middle", or another of those (docs/layouts.md)' in output
+    assert 'fix: write valign = "middle", or another of those (pnp docs layouts)' in output
     assert 'fix: write font = "regular", or another of those' in output
     assert "fix: write # and six hex digits (two each for red, green and blue)" in output
     assert "fix: copy the picture into the game folder (images/ is the usual place)" in output

@@ -67,16 +67,19 @@ def test_the_wheel_makes_checks_and_builds_a_game_with_its_own_rules(installed: 
     games.mkdir()
     made = run([pnp, "new", "mygame", "--rules"], cwd=games, env=env)
     assert "pnp trust mygame" in made
-    # what pnp new writes and says names files the installed pnp has, not a checkout's README or docs/
-    guide = re.search(r"printed deck: (\S+)", made)
-    assert guide is not None and Path(guide.group(1)).is_file(), made
+    # what pnp new writes and says names guides the installed pnp has (`pnp docs TOPIC`), not a checkout's
+    # README or docs/
+    assert "the guide from here to a printed deck: pnp docs your-own-game" in made, made
     folder = games / "data" / "mygame"
-    named = [Path(path) for file in folder.rglob("*") if file.is_file()
-             for path in re.findall(r"(/\S+?\.md|/\S+/icons)\b", file.read_text(encoding="utf-8"))]
-    assert named and all(path.exists() and path.is_relative_to(installed.parent) for path in named), named
-    for file in folder.rglob("*"):
-        if file.is_file():
-            assert "README" not in file.read_text(encoding="utf-8"), file
+    written = [file.read_text(encoding="utf-8") for file in folder.rglob("*") if file.is_file()]
+    cited = {topic for text in written for topic in re.findall(r"pnp docs ([a-z][a-z0-9-]*)", text)}
+    assert {"your-own-game", "game-toml", "rules-modules", "rulebooks"} <= cited, cited
+    for topic in sorted(cited | {"json-output"}):  # json-output: what --format json's help cites
+        guide = Path(run([pnp, "docs", "--path", topic], cwd=games, env=env).strip())
+        assert guide.is_file() and guide.is_relative_to(installed.parent), (topic, guide)
+    keys = run([pnp, "docs", "game-toml"], cwd=games, env=env)  # the README's key list, moved to a guide
+    assert keys.startswith("# game.toml: every key") and "[[components.deck.grid]]" in keys, keys[:200]
+    assert not [text for text in written if "README" in text or "docs/" in text]
     run([pnp, "trust", "mygame"], cwd=games, env=env)
     checked = run([pnp, "check"], cwd=games, env=env)
     assert "mygame: ok — 0 error(s), 0 warning(s), 0 note(s)" in checked, checked

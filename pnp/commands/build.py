@@ -143,12 +143,14 @@ def settled_request(data: Path | None, request: BuildRequest) -> BuildRequest:
     return request
 
 
-def request_folders(data: Path | None, request: BuildRequest) -> tuple[list[Path], bool] | None:
+def request_folders(data: Path | None, request: BuildRequest,
+                    general: Report | None = None) -> tuple[list[Path], bool] | None:
     """The game folders a request names, and whether all it named were found; None (errors shown) when it
-    cannot be built as asked, whatever the games' files say: the environment, or an --out among them."""
+    cannot be built as asked, whatever the games' files say: the environment, or an --out among them.
+    What is said of no game (a game name not found) is added to ``general`` too, for `--format json`."""
     if not environment_usable():
         return None
-    report = Report()
+    report = general if general is not None else Report()
     folders = resolve_games(data_dir(data), request.games, report, explicit_data=data is not None)
     for diagnostic in report.diagnostics:
         echo(diagnostic.format(Path.cwd()), err=True)
@@ -181,19 +183,27 @@ def run_build(data: Path | None, request: BuildRequest) -> int:
 
 def _run_build(data: Path | None, request: BuildRequest) -> int:
     request = settled_request(data, request)
-    named = request_folders(data, request)
+    general = Report()
+    named = request_folders(data, request, general)
     if named is None:
         return 1
     folders, found = named
+    json_out = request.output == "json"
     if not folders:  # "wrote 0 file(s)" under "no game 'nosuch'" read as if something had been done
+        if json_out:  # a script still gets its document, not an empty stdout
+            from pnp.commands.json_output import build_record
+
+            assert request.out is not None  # settled
+            click.echo(build_record(request.out, [], [], [], {}, {}, [], [], True, Path.cwd(), general=general))
         return 1
     failed = not found
     units: list[Unit] = []
     loaded: dict[Path, Game] = {}
     lacking: list[str] = []  # outputs a game does not get, and why: in the summary, not as warnings
     not_built: dict[str, str] = {}  # for --format json: the games not built, or built in part, and why
+    stopped: dict[str, list[Diagnostic]] = {}  # for --format json: the errors that did so
     for folder in folders:
-        planned = _plan_checked(folder, request, lacking)
+        planned = _plan_checked(folder, request, lacking, stopped.setdefault(folder.name, []))
         if planned is None:
             failed = True
             not_built[folder.name] = f"errors: fix them (pnp check {game_argument(folder)})"
@@ -217,7 +227,6 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
     if verbose():
         _say_why(units, request.options.force)
     summary = BuildSummary()
-    json_out = request.output == "json"
     run_units(units, summary, request.jobs, loaded, None if json_out else BuildProgress())
     # a warning a skipped output repeats from its stamp may also come from a rebuilt one beside it
     for diagnostic in dict.fromkeys(summary.report.diagnostics):
@@ -235,7 +244,7 @@ def _run_build(data: Path | None, request: BuildRequest) -> int:
             not_made.setdefault(game_id, []).append(why)
         click.echo(build_record(request.out, [folder.name for folder in folders], summary.written, summary.skipped,
                                 not_built, not_made, summary.report.diagnostics, summary.issues, failed,
-                                Path.cwd()))
+                                Path.cwd(), stopped, general))
         return 1 if failed else 0
     for line in lacking:
         echo(line)
@@ -310,17 +319,18 @@ def _not_made(game: Game, documents: list[str]) -> list[str]:
 
     missing = []
     if not any(kind in documents for kind in WHAT_DOCUMENTS["rules"]) and not has_rule_texts(game):
-        missing.append(f"{game.id}: no rulebook: write rules/{game.source_language}.md (docs/rulebooks.md)")
+        missing.append(f"{game.id}: no rulebook: write rules/{game.source_language}.md (pnp docs rulebooks)")
     if not any(kind in documents for kind in WHAT_DOCUMENTS["aid"]):
         missing.append(f"{game.id}: no aid: {NO_AID_FIX}")
     return missing
 
 
-def _plan_checked(folder: Path, request: BuildRequest,
-                  lacking: list[str] | None = None) -> tuple[Game, list[Unit], bool] | None:
+def _plan_checked(folder: Path, request: BuildRequest, lacking: list[str] | None = None,
+                  stopped: list[Diagnostic] | None = None) -> tuple[Game, list[Unit], bool] | None:
     """The game, its build units and whether they are all it was asked for, once it passes the check;
     None (errors shown) when it does not. Errors in rule texts (a translation in progress) leave out the
-    rulebooks only: the units are the rest, and the flag is False.
+    rulebooks only: the units are the rest, and the flag is False. Every error shown is also added to
+    ``stopped``, for `--format json`, whose reader does not parse stderr.
 
     A game whose every output is up to date skips the check: each output's key covers every file
     the game folder holds, the options and pnp itself, and an output is only ever written after
@@ -349,14 +359,14 @@ def _plan_checked(folder: Path, request: BuildRequest,
         asked = [lang for lang in languages if lang in held]
         for lang in asked:
             for diagnostic in held[lang]:
-                echo(diagnostic.format(Path.cwd()), err=True)
+                _say_error(diagnostic, stopped)
         languages = tuple(lang for lang in languages if lang not in held)
         if asked and languages:
             echo(f"{folder.name}: {', '.join(asked)} not built — fix the errors above (pnp check "
                  f"{game_argument(folder)}); the rest is built", err=True, error=True)
     if (report.errors and not held) or game is None or rules is None or (asked and not languages):
         for diagnostic in [] if held else report.errors:  # a held translation's were said above
-            echo(diagnostic.format(Path.cwd()), err=True)
+            _say_error(diagnostic, stopped)
         echo(f"{folder.name}: not built — fix the errors above (pnp check {game_argument(folder)})", err=True,
              error=True)
         return None
@@ -365,7 +375,7 @@ def _plan_checked(folder: Path, request: BuildRequest,
     if blocked:
         for diagnostic in texts.errors:
             if blocked is ALL_LANGUAGES or _translation_of(game, diagnostic.file) in blocked:
-                echo(diagnostic.format(Path.cwd()), err=True)
+                _say_error(diagnostic, stopped)
         which = "rulebooks" if blocked is ALL_LANGUAGES else f"{', '.join(sorted(blocked))} rulebooks"
         echo(f"{folder.name}: {which} not built — fix the errors above (pnp check {game_argument(folder)}); "
              "the rest is built", err=True, error=True)
@@ -384,6 +394,13 @@ def _plan_checked(folder: Path, request: BuildRequest,
     units, left_out = _without_papers_too_small(game, units, request)
     _say(left_out)
     return game, units, whole
+
+
+def _say_error(diagnostic: Diagnostic, stopped: list[Diagnostic] | None) -> None:
+    """An error that keeps a game, or part of it, from being built: on stderr, and kept in ``stopped``."""
+    echo(diagnostic.format(Path.cwd()), err=True)
+    if stopped is not None:
+        stopped.append(diagnostic)
 
 
 def _say(notes: list[str]) -> None:

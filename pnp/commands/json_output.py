@@ -62,9 +62,13 @@ def i18n_record(game: Game, statuses: Sequence[LanguageStatus], report: Report, 
 
 def build_record(out: Path, games: Iterable[str], written: Sequence[Path], skipped: Sequence[Path],
                  not_built: dict[str, str], not_made: dict[str, list[str]], diagnostics: Iterable[Diagnostic],
-                 issues: Iterable[TextIssue], failed: bool, base: Path) -> str:
+                 issues: Iterable[TextIssue], failed: bool, base: Path,
+                 errors: dict[str, list[Diagnostic]] | None = None, general: Report | None = None) -> str:
     """The build's summary: per game, the files written and skipped (up to date), whether it failed to
-    build and why, the outputs it does not get and why, and the warnings its outputs were built with."""
+    build and why, the errors that stopped it (or part of it: ``errors``, by game, as `pnp check --format
+    json` words them), the outputs it does not get and why, and the warnings its outputs were built with;
+    ``general``, what is said of no game (a game name not found), as check's document has it."""
+    errors = errors or {}
     out_resolved = out.resolve()
 
     def game_of(path: Path) -> str | None:
@@ -80,9 +84,11 @@ def build_record(out: Path, games: Iterable[str], written: Sequence[Path], skipp
             "game": game, "built": game not in not_built, "not_built": not_built.get(game),
             "written": [relative(p, base) for p in written if game_of(p) == game],
             "skipped": [relative(p, base) for p in skipped if game_of(p) == game],
+            "errors": [diagnostic_record(d, base) for d in dict.fromkeys(errors.get(game, []))],
             "not_made": not_made.get(game, []),
             "diagnostics": [diagnostic_record(d, base) for d in diagnostics
                             if d.file is not None and game in d.file.resolve().parts]})
     text_issues = [asdict(issue) for issue in dict.fromkeys(issues)]
     return document({"failed": failed, "out": relative(out, base), "written": len(written), "skipped": len(skipped),
+                     "general": [diagnostic_record(d, base) for d in (general.diagnostics if general else [])],
                      "games": records, "text_issues": text_issues})

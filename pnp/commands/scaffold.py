@@ -6,6 +6,7 @@ import datetime
 import os
 import shutil
 import tempfile
+import textwrap
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +18,8 @@ from pnp.commands.languages import COUNTRY_NOT_LANGUAGE, NO_LANGUAGE_CODE
 from pnp.diagnostics import clipped
 from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, data_dir, enclosing_game, game_argument
 from pnp.model.build import LANGUAGE_CODE
-from pnp.resources import docs_root, templates_root
+from pnp.render.cards.icons import available_icons
+from pnp.resources import templates_root
 from pnp.write.output_errors import output_problem
 
 if TYPE_CHECKING:
@@ -83,8 +85,8 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
         "title": game_id.replace("-", " ").title(),
         "year": datetime.date.today().year,
         "rules": rules and images is None,
-        "docs": docs_folder(),  # the guides, where this pnp has them: a wheel has no checkout's docs/
-        "icons": Path(str(templates_root() / "icons")).resolve().as_posix(),  # the built-in ones
+        # the built-in icons by name: a path into this pnp's install would be wrong in a folder shared
+        "icon_lines": textwrap.wrap(", ".join(available_icons()), 96),
         "class_name": "".join(part.title() for part in game_id.replace("-", " ").split() if part) + "Rules",
     }
     if context["class_name"][0].isdigit():  # a class name cannot start with a digit (a game "7-wonders")
@@ -105,8 +107,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     try:
         if deck is not None:
             _write_picture_deck(staging, starter, env, context, deck)
-            rule_texts = _write_rule_texts(staging, starter, context["languages"], "rules-pictures",
-                                           docs=context["docs"])
+            rule_texts = _write_rule_texts(staging, starter, context["languages"], "rules-pictures")
         else:
             (staging / "cards").mkdir()
             outputs = {staging / "game.toml": "game.toml.j2", staging / "cards" / "deck.csv": "deck.csv.j2"}
@@ -116,7 +117,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
                 text = env.from_string((starter / template).read_text(encoding="utf-8")).render(context)
                 target.write_text(text, encoding="utf-8")
             rule_texts = _write_rule_texts(staging, starter, context["languages"],
-                                           code="rules-code" if context["rules"] else None, docs=context["docs"])
+                                           code="rules-code" if context["rules"] else None)
         staging.rename(folder)
         if rule_texts:
             _accept_translations(folder, context["languages"])
@@ -134,7 +135,7 @@ def run_new(data: Path | None, game_id: str, languages: tuple[str, ...], images:
     edit = "game.toml, cards/deck.csv" + (", rules.py, examples.toml" if context["rules"] else "") + (
         " and rules/*.md" if rule_texts else "")
     click.echo(f"created {folder}: edit {edit}, then run 'pnp check {named}'{_no_rule_texts(context['languages'])}")
-    click.echo(f"the guide from here to a printed deck: {context['docs']}/your-own-game.md")
+    click.echo("the guide from here to a printed deck: pnp docs your-own-game")
     if context["rules"]:
         click.echo(f"rules.py is code: pnp runs it only once you trust the folder. Read it, then run "
                    f"'pnp trust {named}' (again after each change to it)")
@@ -168,18 +169,11 @@ def _no_rule_texts(languages: list[str]) -> str:
         return ""
     others = ", ".join(lang for lang in languages if lang not in RULE_TEXT_LANGUAGES)
     return (f"; no rule texts: pnp writes starters in {' and '.join(RULE_TEXT_LANGUAGES)} only, and not for "
-            f"{others} (write rules/<lang>.md for each language, see {docs_folder()}/rulebooks.md)")
-
-
-def docs_folder() -> str:
-    """Where pnp's guides are (docs/ of a checkout, pnp_docs/ of an installed wheel), as the files and
-    messages of `pnp new` name them: with forward slashes, which every system reads and which a
-    rules.py docstring holds without escapes."""
-    return Path(str(docs_root())).resolve().as_posix()
+            f"{others} (write rules/<lang>.md for each language, see pnp docs rulebooks)")
 
 
 def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], stem: str = "rules",
-                      code: str | None = None, docs: str = "docs") -> bool:
+                      code: str | None = None) -> bool:
     """A rule text per language, headings and placeholders to fill in, when pnp has one for every
     language the game ships in; else none (a game with a language pnp cannot write still checks).
     ``code``: the stem of a section placing rules.py's aid table and example, appended to each."""
@@ -187,7 +181,7 @@ def _write_rule_texts(folder: Path, starter: Traversable, languages: list[str], 
         return False
     (folder / "rules").mkdir()
     for lang in languages:  # copied as they are: their {{ placeholders }} are for the rulebook, not for here
-        text = (starter / f"{stem}-{lang}.md").read_text(encoding="utf-8").replace("docs/", f"{docs}/")
+        text = (starter / f"{stem}-{lang}.md").read_text(encoding="utf-8")
         if code is not None:
             text += (starter / f"{code}-{lang}.md").read_text(encoding="utf-8")
         (folder / "rules" / f"{lang}.md").write_text(text, encoding="utf-8")

@@ -93,4 +93,4 @@ def papers_too_small(game: Game, report: Report) -> None:
                     f"{', nor '.join(what)}: a default build leaves those sheets out",
                     component.source.file if component.source else None,
                     component.source.line if component.source else None,
-                    "build them on a bigger sheet, e.g. pnp build --paper a3 (docs/printing.md, print-shop sheets)")
+                    "build them on a bigger sheet, e.g. pnp build --paper a3 (pnp docs printing: print-shop sheets)")

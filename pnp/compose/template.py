@@ -151,7 +151,7 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
         internals = "unsafe" in str(exc) or "safely" in str(exc)  # Jinja2's words; the rest are pnp's bounds
         raise RuleTextError(f"refused by the sandbox: {exc}", path, _template_line(exc, path),
                             getattr(exc, "fix", None)
-                            or ("a rule text may read the names listed in docs/rulebooks.md, never Python internals"
+                            or ("a rule text may read the names listed in pnp docs rulebooks, never Python internals"
                                 if internals else "make the loop, repeat or width smaller: a rule text prints a "
                                 "rulebook, not megabytes")) from None
     except UndefinedError as exc:
@@ -168,7 +168,7 @@ def render_template(source: str, path: Path, context: Mapping[str, Any]) -> tupl
         if isinstance(exc, TypeError) and "argument" in str(exc):  # card(), player("a", "b")
             called = _LOCAL_FUNCTION.sub("", str(exc))
             raise RuleTextError(f"placeholder failed: {called}", path, _template_line(exc, path),
-                                'write card("10S"), cards("AS 2S"), player("Alice") or table("id"): docs/rulebooks.md '
+                                'write card("10S"), cards("AS 2S"), player("Alice") or table("id"): pnp docs rulebooks '
                                 "says what each takes") from None
         raise RuleTextError(f"placeholder failed: {type(exc).__name__}: {exc}", path,
                             _template_line(exc, path)) from None
@@ -187,7 +187,7 @@ def _text_fault(exc: Exception) -> bool:
 
 def _names_fix(context: Mapping[str, Any]) -> str:
     known = ", ".join(sorted(name for name in context if not name.startswith("_")))
-    return f"names a rule text can use: {known} (see docs/rulebooks.md)"
+    return f"names a rule text can use: {known} (see pnp docs rulebooks)"
 
 
 #: a placeholder as rule texts write them: on one line (so Markdown's line numbers stay the source's)

@@ -58,7 +58,7 @@ def read_components(reader: TomlReader, files: GameFiles, game: Game, report: Re
             # component that is there but in error, so no rule says the game has none
             reader.error(path, "has no name, count, size or cards",
                          'give it name = { en = "..." }, count = ... and size = "poker", and '
-                         'cards = "cards/<file>.csv" for its card list (as in the README, "The game folder")')
+                         'cards = "cards/<file>.csv" for its card list (every key: pnp docs game-toml)')
             components[component_id] = Component(id=component_id, kind="cards", names={}, count=0, size=None,
                                                  source=Source(reader.doc.path, reader.line(*path)),
                                                  list_failed=True, count_known=False)

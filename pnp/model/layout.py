@@ -244,7 +244,7 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
     if raw_elements == []:  # written as element = [], or no [[element]] at all: nothing would be drawn
         report.warning(f"layout {name!r} has no elements: the cards it draws print blank", doc.path,
                        doc.line_of("element") if "element" in data else None,
-                       "add [[element]] tables (docs/layouts.md); a side meant to be blank can be one rect "
+                       "add [[element]] tables (pnp docs layouts); a side meant to be blank can be one rect "
                        "filled white")
     if not isinstance(raw_elements, list) or not all(isinstance(raw, dict) for raw in raw_elements):
         report.error(f"layout {name!r}: element = {_toml_value(raw_elements)} is not a list of elements",
@@ -279,7 +279,7 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             problem = value_type_problem(key, value) if key in allowed else None
             if problem:
                 report.error(f"layout {name!r}: {kind} element: {problem}", doc.path,
-                             doc.line_of("element", index, key), "see docs/layouts.md for what each key takes")
+                             doc.line_of("element", index, key), "see pnp docs layouts for what each key takes")
             elif key in ELEMENT_KEYS[kind]:
                 values[key] = as_expression(value) if key in NUMERIC_KEYS | CONDITION_KEYS else value
         for key in REQUIRED_KEYS.get(kind, ()):
@@ -291,7 +291,7 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
             if problem:
                 report.error(f"layout {name!r}: {problem}", doc.path, doc.line_of("element", index, key),
                              f"write {key} = \"{choice_hint(key, value) or CHOICES[key][0]}\", or another of "
-                             "those (docs/layouts.md)")
+                             "those (pnp docs layouts)")
                 del values[key]  # reported here, once: not again for every card that draws the element
         for key, value in values.items():
             problem = number_problem(key, value) if isinstance(value, int | float) else None

@@ -95,7 +95,7 @@ def _check_with_rules(game: Game, rules: GameRules, report: Report, data_in_erro
 
         check_translations(game, report if text_report is None else text_report, rules, results, data_in_error)
     elif rule_texts:
-        report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
+        report.note(NO_RULE_TEXTS, game.path, fix="see pnp docs rulebooks")
     return outcome
 
 

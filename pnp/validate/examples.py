@@ -33,7 +33,7 @@ def check_examples(game: Game, rules: GameRules, report: Report,
             report.error(f"example {example.id!r}: unknown kind {example.kind!r}", file, line,
                          f"kinds this game supports: {known}" if known else
                          "worked examples are recomputed by the game's rules module (rules = \"...\" in game.toml, "
-                         "see docs/rules-modules.md); without one, remove examples.toml")
+                         "see pnp docs rules-modules); without one, remove examples.toml")
             outcome[example.id] = "error"
             continue
         if _unknown_inputs(rules, example, report):

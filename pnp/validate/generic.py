@@ -54,7 +54,8 @@ def check_term_icons(game: Game, report: Report) -> set[tuple[str, str]]:
             file = game.manifest.path if game.manifest else None
             if not isinstance(name, str):
                 report.error(f"{attribute} {term.id!r}: expected an icon name, found {name!r}", file, line,
-                             'write icon = "key" (an icon of templates/icons or the game\'s icons/ folder)')
+                             'write icon = "key" (a built-in icon, listed in pnp docs layouts, or one of the '
+                             "game's icons/)")
                 in_error.add((attribute, term.id))
             elif (problem := icon_problem(name, [game.path / "icons"])) is not None:
                 found = problem.diagnostic

@@ -310,7 +310,7 @@ def check_translations(game: Game, report: Report, rules: GameRules | None = Non
     if not has_rule_texts(game):
         from pnp.validate import NO_RULE_TEXTS
 
-        report.note(NO_RULE_TEXTS, game.path, fix="see docs/rulebooks.md")
+        report.note(NO_RULE_TEXTS, game.path, fix="see pnp docs rulebooks")
         return
     rules = rules or rules_or_none(game)
     if rules is None:

@@ -13,6 +13,15 @@ from hostile_game import check, errors, mini_game
 from pnp.diagnostics import DataError
 from pnp.load.guarded import CAPS, check_input, read_input
 
+
+def at_cards(game: Path) -> str:
+    """Where an error about the card list begins: its key's line in the starter's game.toml, which moves
+    as the starter's comments change."""
+    lines = (game / "game.toml").read_text(encoding="utf-8").splitlines()
+    line = next(number for number, text in enumerate(lines, 1) if text.startswith("cards = "))
+    return f"data/mini/game.toml:{line}: error: components.deck.cards: "
+
+
 LINK_FIX = "fix: copy the file into the game folder, or pass --follow-links if you trust where it points"
 
 
@@ -44,7 +53,7 @@ def test_a_card_list_reached_through_a_linked_folder_names_the_link(tmp_path: Pa
     result = check(game)
     assert result.exit_code == 1
     assert errors(result)[0].startswith(
-        f"data/mini/game.toml:41: error: components.deck.cards: card list cards/deck.csv is a symbolic link "
+        f"{at_cards(game)}card list cards/deck.csv is a symbolic link "
         f"(through cards) to {tmp_path / 'cards'}, outside the game folder")
 
 
@@ -69,7 +78,7 @@ def test_a_named_pipe_for_a_card_list_is_refused_without_blocking(tmp_path: Path
     os.mkfifo(game / "cards" / "deck.csv")
     result = check(game)
     assert result.exit_code == 1
-    assert errors(result) == ["data/mini/game.toml:41: error: components.deck.cards: card list cards/deck.csv is "
+    assert errors(result) == [f"{at_cards(game)}card list cards/deck.csv is "
                               "a named pipe (FIFO), not a regular file: pnp reads only files\n"
                               "    fix: replace it with the file itself"]
 
@@ -113,7 +122,7 @@ def test_a_card_file_name_too_long_for_the_file_system_is_an_error(tmp_path: Pat
                         encoding="utf-8")
     result = check(game)
     assert result.exit_code == 1
-    assert errors(result) == [f"data/mini/game.toml:41: error: components.deck.cards: card list {'a' * 37}... is a "
+    assert errors(result) == [f"{at_cards(game)}card list {'a' * 37}... is a "
                               "name too long for the file system (304 bytes; at most 255)\n"
                               "    fix: use a shorter file name"]
 
