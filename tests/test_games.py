@@ -132,8 +132,9 @@ def test_every_card_text_fits_its_box_as_designed(results, game: str, cache: Pat
     from reportlab.lib.units import mm
 
     from pnp.diagnostics import Report
-    from pnp.render.cards.deck import bind_game, make_painter
+    from pnp.render.cards.deck import make_painter
     from pnp.render.text.fonts import prepare_fonts
+    from pnp.validate.card_layouts import bind_game
 
     checked = results[game]
     assert checked.game is not None and checked.rules is not None
