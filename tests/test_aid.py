@@ -281,3 +281,23 @@ def test_a_narrow_aid_table_in_a_rulebook_keeps_its_natural_widths(cache: Path) 
     assert column_widths(rows, style, fontset, width, fill=True, fill_from=RULEBOOK_FILL_FROM) == natural
     filled = column_widths(rows, style, fontset, width, fill=True)
     assert abs(sum(filled) - width) < 1e-6 and filled[1:] == natural[1:]
+
+
+def test_aid_cards_fit_each_table_once_however_many_copies(game: Game, cache: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card is drawn once per player, front and back: the fit of its tables is found once, not per copy."""
+    import pnp.render.rulebook.aid as aid
+
+    fits: list[int] = []
+
+    def counted(*args, **kwargs):
+        fits.append(1)
+        return largest_fitting(*args, **kwargs)
+    monkeypatch.setattr(aid, "largest_fitting", counted)
+    rules = get_rules(game.rules)
+    one = write_aid_cards(game, rules, "en", "a4", tmp_path / "one.pdf", cache, copies=1)
+    once = len(fits)
+    six = write_aid_cards(game, rules, "en", "a4", tmp_path / "six.pdf", cache, copies=6)
+    assert len(fits) - once == once  # six copies: no more fitting than one
+    assert six.font_size == one.font_size and six.cards == 6 * one.cards
+    assert page_texts(six.path)[0].count("neither matches") == 6

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from pnp.render.text import fonts
+from pnp.render.text import font_subsets, fonts
 from pnp.render.text.fonts import Coverage, covered_characters, default_font_paths
 from pnp.render.text.sfnt import SfntError, table_directory, typographic_metrics
 from pnp.write.stamps import _PINNED, installed_versions
@@ -33,7 +33,7 @@ def test_a_truncated_font_is_refused(tmp_path):
     cut.write_bytes(source.read_bytes()[:100_000])
     with pytest.raises(SfntError):
         table_directory(cut)
-    assert fonts._is_readable_truetype(cut) is False
+    assert font_subsets._is_readable_truetype(cut) is False
     not_a_font = tmp_path / "notes.otf"
     not_a_font.write_text("hello")
     with pytest.raises(SfntError):

@@ -15,12 +15,12 @@ from reportlab.lib.pagesizes import A6
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.diagnostics import DataError
+from pnp.render.text.font_subsets import truetype_subset_bytes
 from pnp.render.text.fonts import (
     FontSet,
     MissingGlyphError,
     default_font_paths,
     prepare_fonts,
-    truetype_subset_bytes,
 )
 
 JAPANESE = "相手の手札を1枚見る。「監視」カード"
@@ -212,12 +212,12 @@ def test_a_font_cache_that_cannot_be_written_costs_speed_not_the_build(tmp_path:
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Every build failed with "cannot write .../fonts/...ttf" when the cache's fonts folder could not be
     written (a root-owned ~/.cache/pnp/fonts): the subset now goes to a folder of the process's own."""
-    import pnp.render.text.fonts as fonts_module
+    import pnp.render.text.font_subsets as subsets_module
 
     def refuse(path: Path, data: bytes) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(fonts_module, "write_file_and_seal", refuse)
+    monkeypatch.setattr(subsets_module, "write_file_and_seal", refuse)
     fontset = prepare_fonts(["読めないキャッシュ"], tmp_path / "unwritable")
     assert fontset.paths["regular"].is_file()
     assert not fontset.paths["regular"].is_relative_to(tmp_path)

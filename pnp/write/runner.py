@@ -22,6 +22,7 @@ from pnp.load.user_cache import discarded_entries
 from pnp.model.build import load_game
 from pnp.model.game import Game
 from pnp.render.cards.faces import TextIssue
+from pnp.render.text.font_subsets import Base, make_base, use_bases
 from pnp.rules import rules_of
 from pnp.rules.base import GameRules
 from pnp.write.jobs import Job, Unit, UnitResult
@@ -268,10 +269,14 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
         else:
             results[index] = fresh
     workers = min(jobs or os.cpu_count() or 1, len(pending))
+    bases = _font_bases([unit for _, unit in pending], loaded)
     progress = progress or _Silent()
     progress.begin(len(pending))
     try:
         if workers <= 1:
+            use_bases(bases)
+            for base in bases:
+                make_base(base)
             for index, unit in pending:
                 results[index] = run_unit_noting(unit, loaded.get(unit.game_path))
                 progress.finished(unit, results[index])
@@ -284,9 +289,11 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
 
             # --trust holds in the workers too, however they are started
             pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_started,
-                                       initargs=(os.getpid(), allowed_without_record(), follow_links()))
+                                       initargs=(os.getpid(), allowed_without_record(), follow_links(), bases))
             try:
-                futures = {index: pool.submit(run_unit_noting, unit) for index, unit in pending}
+                for _ in pool.map(make_base, bases):  # one font on each core, before any unit needs them
+                    pass
+                futures = {index: pool.submit(run_unit_noting, unit) for index, unit in longest_first(pending)}
                 of_index = dict(pending)
                 for index, result in finished_first(futures):
                     results[index] = result
@@ -301,6 +308,24 @@ def run_units(units: Sequence[Unit], summary: BuildSummary, jobs: int | None = N
     for index in sorted(results):
         summary.add(results[index])
     summary.cache_notes.extend(discarded_entries())  # found while planning, in this process
+
+
+def longest_first(pending: Sequence[tuple[int, Unit]]) -> list[tuple[int, Unit]]:
+    """Document units first: a game's rulebooks, booklets and aids take two to five times its deck's
+    sheets, and the last unit to start sets when a parallel build ends; one started last left a core
+    idle while it ran alone. Otherwise in plan order."""
+    return sorted(pending, key=lambda item: item[1].component is not None)
+
+
+def _font_bases(units: Sequence[Unit], loaded: Mapping[Path, Game]) -> list[Base]:
+    """The default fonts' bases for the games of ``units`` (pnp.write.font_bases): none for a build with
+    nothing to draw, whose fonts stay unread."""
+    if not units:
+        return []
+    from pnp.write.font_bases import bases_for
+
+    games = [loaded[path] for path in dict.fromkeys(unit.game_path for unit in units) if path in loaded]
+    return bases_for(games, units[0].cache_dir)
 
 
 def finished_first(futures: Mapping[int, Future[UnitResult]]) -> Iterator[tuple[int, UnitResult]]:

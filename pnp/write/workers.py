@@ -13,17 +13,21 @@ import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Sequence
 from concurrent.futures import Executor
 
 from pnp.files.atomic import remove_unfinished
+from pnp.render.text.font_subsets import Base, use_bases
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def worker_started(parent: int, trusted: bool = False, links: bool = False) -> None:
+def worker_started(parent: int, trusted: bool = False, links: bool = False, font_bases: Sequence[Base] = ()) -> None:
     """The pool's initializer: stop cleanly at SIGTERM, and get one when ``parent`` is gone; ``trusted``:
     the parent's --trust (game folders' own rules code may run, pnp/rules/trust.py); ``links``: its
-    --follow-links (pnp/load/guarded.py)."""
+    --follow-links (pnp/load/guarded.py); ``font_bases``: the build's converted fonts to cut subsets
+    from (pnp/render/text/font_subsets.py)."""
+    use_bases(font_bases)
     if links:
         from pnp.load.guarded import set_follow_links
 

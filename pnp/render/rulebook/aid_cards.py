@@ -138,6 +138,8 @@ class AidCardPainter:
         self.fontset = fontset
         self.ink = HexColor(ink_of(game))
         self.sizes: list[float] = []
+        #: (table, width, height) -> its body size: a card is drawn once per player, front and back
+        self._fitted: dict[tuple[int, float, float], float] = {}
 
     def front(self, canvas: Any, card: AidCard, trim: Rect, bleed: Rect) -> None:
         self._draw(canvas, card.front, trim, bleed)
@@ -163,9 +165,13 @@ class AidCardPainter:
         canvas.roundRect(trim.x + inset, trim.y + inset, trim.width - 2 * inset, trim.height - 2 * inset, 2 * mm)
         canvas.restoreState()
         width, height = trim.width - 2 * CARD_INSET, trim.height - 2 * CARD_INSET
-        size, flowables = largest_fitting(
-            lambda s: _card_flowables(self.game, table, self.lang, self.fontset, width, s), width, height,
-            CARD_SIZES)
+        key = (id(table), width, height)  # the cards' tables live as long as the painter
+        if key not in self._fitted:
+            self._fitted[key] = largest_fitting(
+                lambda s: _card_flowables(self.game, table, self.lang, self.fontset, width, s), width, height,
+                CARD_SIZES)[0]
+        size = self._fitted[key]
+        flowables = _card_flowables(self.game, table, self.lang, self.fontset, width, size)
         self.sizes.append(size)
         frame = Frame(trim.x + CARD_INSET, trim.y + CARD_INSET, width, height, leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0)

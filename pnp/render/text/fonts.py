@@ -19,9 +19,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont as RlFont
@@ -29,11 +27,15 @@ from reportlab.pdfbase.ttfonts import TTFont as RlFont
 from pnp.diagnostics import DataError
 from pnp.load.digests import digest_of
 from pnp.load.guarded import check_input
-from pnp.load.user_cache import file_matches_seal, read_sealed, user_cache_dir, write_file_and_seal, write_sealed
+from pnp.load.user_cache import read_sealed, user_cache_dir, write_sealed
+from pnp.render.text.font_subsets import (
+    Base,
+    cached_truetype_subset,
+    open_font,
+    subset_file,
+    subset_key,
+)
 from pnp.render.text.sfnt import SfntError, table_directory, typographic_metrics
-
-if TYPE_CHECKING:
-    from fontTools.ttLib import TTFont as FtFont
 
 
 class EmbeddedFont(RlFont):
@@ -59,12 +61,6 @@ class EmbeddedFont(RlFont):
         finally:
             self.face.name = named
 
-
-# Bumped whenever the conversion changes, so stale cache files are never reused.
-_CONVERTER_VERSION = "pnp-otf2ttf-1"
-# Any fixed date works; it only has to stay the same between builds (2020-01-01).
-_FIXED_HEAD_TIME = 3660249600
-_CU2QU_MAX_ERR = 1.0  # font units; invisible at print sizes
 
 # Characters every build may draw without listing them (page numbers, counts,
 # suit marks, Japanese brackets). Kept in the subset when the font has them so
@@ -240,6 +236,19 @@ def prepare_fonts(
     return FontSet(fonts=fonts, charset=charset, paths=prepared, ascent=ascent, descent=descent)
 
 
+def plan_bases(likely: Iterable[str], cache_dir: Path) -> list[Base]:
+    """A base for each default CFF font: every character of ``likely`` and the baseline, converted once
+    so that each text's subset is cut from it (pnp.render.text.font_subsets). Characters outside
+    ``likely`` still print: a subset they are part of is made from the font itself, to the same bytes."""
+    chars = frozenset(char for char in likely if unicodedata.category(char) != "Cc") | BASELINE_CHARS
+    bases = []
+    for path in default_font_paths().values():
+        if "CFF " in _tables(path):
+            key = subset_key(_font_file_hash(path), chars)
+            bases.append(Base(path.resolve(), chars, subset_file(Path(cache_dir), path, key)))
+    return bases
+
+
 # --- coverage -----------------------------------------------------------------------------------------
 
 
@@ -313,27 +322,10 @@ def _tables(path: Path) -> dict[str, tuple[int, int]]:
     try:
         return table_directory(path)
     except SfntError as exc:
-        _open_font(path)  # raises the DataError in fontTools' words, for a file that is no font at all
+        open_font(path)  # raises the DataError in fontTools' words, for a file that is no font at all
         # a font cut short (a download or copy that stopped) opens, and failed at its first table read
         raise DataError(f"{path} is not a usable font: {exc}", file=path,
                         fix="the file is damaged or cut short: copy or download it again") from exc
-    except OSError as exc:
-        raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
-
-
-def _open_font(path: Path, lazy: bool = True) -> FtFont:
-    # fontTools is imported only when a font must be read: a build whose subsets are all cached never needs it
-    from fontTools.ttLib import TTFont as FtFont
-    from fontTools.ttLib import TTLibError
-
-    try:
-        return FtFont(path, lazy=lazy)
-    except TTLibError as exc:
-        raise DataError(
-            f"{path} is not a usable font: {exc}",
-            file=path,
-            fix="use a single-font .ttf or .otf file (collections .ttc/.otc are not supported)",
-        ) from exc
     except OSError as exc:
         raise DataError(f"cannot read font file {path}: {exc.strerror}", file=path) from exc
 
@@ -353,7 +345,7 @@ def _cmap_ranges(path: Path) -> list[tuple[int, int]]:
         ranges = _parse_ranges(cached.decode("ascii"))
     except ValueError:
         _tables(key)  # a file cut short is refused here, before fontTools meets its end in a table
-        font = _open_font(key)
+        font = open_font(key)
         ranges = _as_ranges(sorted(font.getBestCmap() or {}))
         write_sealed(stored, " ".join(f"{start:x}-{end:x}" for start, end in ranges).encode("ascii"))
     with _lock:
@@ -390,11 +382,9 @@ def _register(role: str, path: Path, charset: frozenset[str], cache_dir: Path) -
         if memo_key in _prepared:
             return _prepared[memo_key]
     is_cff = "CFF " in _tables(path)
-    key = hashlib.sha256(
-        "\n".join([_CONVERTER_VERSION, file_hash, "".join(sorted(charset))]).encode("utf-8", "surrogatepass")
-    ).hexdigest()
+    key = subset_key(file_hash, charset)
     # TrueType fonts are used as they are: reportlab subsets glyf outlines itself.
-    ttf_path = _cached_truetype_subset(path, charset, cache_dir, key) if is_cff else path.resolve()
+    ttf_path = cached_truetype_subset(path, charset, cache_dir, key) if is_cff else path.resolve()
     name = f"Pnp{_camel(role)}-{key[:8]}"
     if name not in pdfmetrics.getRegisteredFontNames():
         try:
@@ -419,113 +409,6 @@ def _camel(role: str) -> str:
 def _register_family(regular: str, bold: str) -> None:
     """So that ``<b>`` in reportlab markup and ``Paragraph`` bold map to our bold font."""
     pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular, boldItalic=bold)
-
-
-def _cached_truetype_subset(path: Path, charset: frozenset[str], cache_dir: Path, key: str) -> Path:
-    target = cache_dir / f"{path.stem}-{key[:32]}.ttf"
-    if file_matches_seal(target) and _is_readable_truetype(target):  # a flipped byte made reportlab fail
-        return target
-    subset = truetype_subset_bytes(path, charset)
-    try:
-        write_file_and_seal(target, subset)
-    except OSError:
-        # a cache folder that cannot be written costs speed, not the build: the subset goes into a
-        # folder of this process's own, deleted when it ends (every build failed with "cannot write")
-        target = _private_folder() / target.name
-        target.write_bytes(subset)
-    return target
-
-
-_private: list[Path] = []
-
-
-def _private_folder() -> Path:
-    if not _private:
-        import atexit
-        import shutil
-        import tempfile
-
-        folder = Path(tempfile.mkdtemp(prefix="pnp-fonts-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        _private.append(folder)
-    return _private[0]
-
-
-def _is_readable_truetype(path: Path) -> bool:
-    try:
-        return "glyf" in table_directory(path)
-    except (OSError, SfntError):
-        return False
-
-
-def truetype_subset_bytes(path: Path, charset: Iterable[str]) -> bytes:
-    """Subset a CFF OpenType font to ``charset`` and return it with TrueType outlines.
-
-    Follows fontTools' snippets/otf2ttf.py. Layout tables are dropped because
-    reportlab does not shape text; vertical metrics because we set horizontally.
-    """
-    from fontTools import subset as ft_subset
-    font = _open_font(path)
-    options = ft_subset.Options()
-    options.layout_features = []
-    options.notdef_outline = True
-    options.hinting = False
-    options.desubroutinize = True
-    options.drop_tables += ["VORG", "vhea", "vmtx", "BASE", "DSIG", "GSUB", "GPOS", "GDEF"]
-    subsetter = ft_subset.Subsetter(options)
-    subsetter.populate(unicodes=sorted(ord(c) for c in charset))
-    subsetter.subset(font)
-    _cff_to_glyf(font)
-    font.recalcTimestamp = False
-    font["head"].created = _FIXED_HEAD_TIME
-    font["head"].modified = _FIXED_HEAD_TIME
-    buffer = BytesIO()
-    font.save(buffer)
-    return buffer.getvalue()
-
-
-def _cff_to_glyf(font: FtFont) -> None:
-    from fontTools.pens.cu2quPen import Cu2QuPen
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import newTable
-
-    glyph_order = font.getGlyphOrder()
-    glyph_set = font.getGlyphSet()
-    glyf = newTable("glyf")
-    glyf.glyphOrder = glyph_order
-    glyf.glyphs = {}
-    for name in glyph_order:
-        pen = TTGlyphPen(None)
-        glyph_set[name].draw(Cu2QuPen(pen, _CU2QU_MAX_ERR, reverse_direction=True))
-        glyf.glyphs[name] = pen.glyph()
-    font["loca"] = newTable("loca")
-    font["glyf"] = glyf
-    del font["CFF "]
-    if "VORG" in font:
-        del font["VORG"]
-    glyf.compile(font)
-
-    hmtx = font["hmtx"]
-    for name, glyph in glyf.glyphs.items():
-        if hasattr(glyph, "xMin"):
-            hmtx[name] = (hmtx[name][0], glyph.xMin)
-
-    maxp = newTable("maxp")
-    maxp.tableVersion = 0x00010000
-    maxp.maxZones = 1
-    for attr in (
-        "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-        "maxStackElements", "maxSizeOfInstructions", "maxComponentElements",
-    ):
-        setattr(maxp, attr, 0)
-    font["maxp"] = maxp
-    maxp.compile(font)
-
-    post = font["post"]
-    post.formatType = 3.0  # glyph names are useless to reportlab and CID names would only add bytes
-    post.extraNames = []
-    post.mapping = {}
-    font.sfntVersion = "\000\001\000\000"
 
 
 def _vertical_metrics(path: Path) -> tuple[float, float]:
