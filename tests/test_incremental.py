@@ -33,6 +33,9 @@ def pdf_bytes(out: Path) -> dict[str, bytes]:
 
 
 def test_second_build_skips_everything_and_repeats_warnings(data: Path, tmp_path: Path) -> None:
+    manifest = data / "take-over-that-job" / "game.toml"  # a title too long for the default back's box
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        'ja = "代われそのジョブ"', 'ja = "代われそのジョブ・長い副題つき特別版"', 1), encoding="utf-8")
     out = tmp_path / "out"
     first = build(data, out, "--jobs", "1")
     assert "wrote 3 file(s)" in first  # numbers, markers, goals
@@ -40,7 +43,7 @@ def test_second_build_skips_everything_and_repeats_warnings(data: Path, tmp_path
     second = build(data, out, "--jobs", "1")
     assert "wrote 0 file(s)" in second and "3 up to date" in second
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*.pdf")} == before
-    # the default back shrinks the long title 代われそのジョブ; a skipped output must say so again
+    # the default back shrinks the long title; a skipped output must say so again
     shrunk_lines = [line for line in first.splitlines() if line.strip().startswith("shrunk")]
     assert shrunk_lines, "the first build reports shrunk text"
     assert [line for line in second.splitlines() if line.strip().startswith("shrunk")] == shrunk_lines

@@ -17,6 +17,7 @@ from pathlib import Path
 from pnp.diagnostics import DataError
 from pnp.load.game_folder import editor_litter, is_output_folder
 from pnp.load.guarded import read_input
+from pnp.load.rule_files import has_rule_texts
 from pnp.model.game import Game
 from pnp.render.text.font_subsets import Base
 from pnp.render.text.fonts import plan_bases
@@ -37,12 +38,14 @@ def likely_characters(games: Iterable[Game]) -> set[str]:
     """Every character of the games' text files, the built-in templates, the calibration sheets, and
     the words pnp itself prints on sheets and figures."""
     from pnp.render.cards.card_pdf import label_texts
-    from pnp.render.rulebook.figure_specs import figure_texts
     from pnp.render.sheets.calibration_words import CALIBRATION_TEXTS, all_calibration_strings
 
     chars: set[str] = set()
     for game in games:
-        chars.update("".join(figure_texts(game, (), {})))
+        if has_rule_texts(game):  # figures are drawn in rulebooks only; their words need Jinja2's import
+            from pnp.render.rulebook.figure_specs import figure_texts
+
+            chars.update("".join(figure_texts(game, (), {})))
         for lang in game.languages:
             chars.update("".join(label_texts(game, lang)))
         for relative in files_in(game.path, skip=editor_litter, skip_folder=is_output_folder):
