@@ -40,6 +40,13 @@ CAPS: dict[str, int] = {
 LIMITS: dict[str, int] = {
     "svg elements": 100_000,  # an Inkscape card face has hundreds; svglib takes seconds per 100,000
     "svg depth": 100,  # groups within groups; svglib recurses per level
+    "copies": 10_000,  # of one card (a count, a grid's copies): 99999999 took 15 s and 4.7 GB to check
+    "ranks": 1_000,  # in one grid (a tarot has 22): "1-99999999999999999999" was a range no list can hold
+    "grid cells": 100_000,  # suits × ranks of one grid, each checked against the card list
+    "setup count": 100_000,  # pieces in play, dealt or revealed in a [[setup]] row
+    "expression depth": 60,  # brackets and operators in one placeholder or layout value; Jinja2 recurses per level
+    "block depth": 30,  # {% if %}/{% for %} inside one another in one text
+    "markdown depth": 40,  # lists, quotes, emphasis and links inside one another in a rule text
 }
 
 #: What each kind is called in messages

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.diagnostics import DataError, Report, clipped
 from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, PLAYER_NAMES, GameFiles, load_csv, load_files
-from pnp.load.guarded import check_input
+from pnp.load.guarded import LIMITS, check_input
 from pnp.model.cards import read_cards
 from pnp.model.fields import TomlReader, closest
 from pnp.model.game import AidSpec, Component, Deal, Example, Game, GridRule, SeedNote, SetupRow, Source, Term
@@ -475,12 +475,18 @@ def _grids(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...
         grid_path = path + ("grid", index)
         reader.unknown_keys(grid, grid_path, GRID_KEYS)
         ranks = _ranks(reader, grid.get("ranks", []), grid_path + ("ranks",))
+        suits, colours = reader.names(grid, grid_path, "suits", "suits"), reader.names(grid, grid_path, "colours",
+                                                                                        "colours")
+        if max(len(suits), len(colours)) * len(ranks) > LIMITS["grid cells"]:  # each cell is checked: bound them
+            reader.error(grid_path, f"a grid of {max(len(suits), len(colours)):,} × {len(ranks):,} cards is more "
+                         f"than {LIMITS['grid cells']:,}", "split it, or check its suits, colours and ranks")
+            ranks = ()
         grids.append(GridRule(
             kinds=reader.names(grid, grid_path, "kinds", "card kinds"),
-            suits=reader.names(grid, grid_path, "suits", "suits"),
-            colours=reader.names(grid, grid_path, "colours", "colours"),
+            suits=suits,
+            colours=colours,
             ranks=ranks,
-            copies=reader.integer(grid, grid_path, "copies", 1) or 1,
+            copies=reader.integer(grid, grid_path, "copies", 1, maximum=LIMITS["copies"]) or 1,
             source=Source(reader.doc.path, reader.line(*grid_path)),
         ))
     return tuple(grids)
@@ -488,13 +494,20 @@ def _grids(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...
 
 def _ranks(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple[int, ...]:
     """``[1, 2, 3]`` or ``"1-10"``: ranges read the way designers write them."""
+    most = LIMITS["ranks"]  # checked before range() is enumerated: "1-99999999999999999999" never ended
     if isinstance(value, str):
-        low, sep, high = value.partition("-")
-        if sep and low.strip().isdigit() and high.strip().isdigit():
+        low, sep, high = (part.strip() for part in value.partition("-"))
+        if sep and low.isascii() and low.isdigit() and high.isascii() and high.isdigit():
+            if len(high) > 9 or int(high) - int(low) >= most:
+                reader.error(path, f"ranks {clipped(value, 40)!r} are more than {most:,} ranks", 'write "1-13"')
+                return ()
             return tuple(range(int(low), int(high) + 1))
-        reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {value!r}")
+        reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {clipped(repr(value), 60)}")
         return ()
     if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        if len(value) > most:
+            reader.error(path, f"{len(value):,} ranks are more than {most:,}", "list the ranks the grid has")
+            return ()
         return tuple(value)
     reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {value!r}")
     return ()
@@ -503,10 +516,11 @@ def _ranks(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple
 def _deal(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...],
           default_pool: str | None) -> Deal | None:
     pool = reader.string(table, path, "pool", default_pool)
-    in_play = reader.integer(table, path, "in_play")
-    hand = reader.integer(table, path, "hand")
-    revealed = reader.integer(table, path, "revealed", 0)
-    left = reader.integer(table, path, "left", None)
+    most = LIMITS["setup count"]
+    in_play = reader.integer(table, path, "in_play", maximum=most)
+    hand = reader.integer(table, path, "hand", maximum=most)
+    revealed = reader.integer(table, path, "revealed", 0, maximum=most)
+    left = reader.integer(table, path, "left", None, maximum=most)
     kinds = table.get("kinds", [])
     if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
         reader.error(path + ("kinds",), f"expected a list of card kinds, found {kinds!r}")
@@ -536,8 +550,8 @@ def _setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[dict[i
                 deal = _deal(reader, sub, path + ("also", name), None)
                 if deal:
                     also[name] = deal
-        tricks = reader.integer(table, path, "tricks", None)  # read once: a bad value is one error
-        colours = reader.integer(table, path, "colours", None)
+        tricks = reader.integer(table, path, "tricks", None, maximum=LIMITS["setup count"])  # read once
+        colours = reader.integer(table, path, "colours", None, maximum=LIMITS["setup count"])
         if players is None or main is None:
             dropped_rows = True
             continue
