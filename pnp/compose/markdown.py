@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.compose.blocks import (
@@ -31,6 +32,7 @@ from pnp.compose.blocks import (
 )
 from pnp.compose.emphasis import use_cjk_friendly_emphasis
 from pnp.diagnostics import Report
+from pnp.load.guarded import LIMITS
 from pnp.model.runs import Text, is_cjk
 
 ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
@@ -47,7 +49,44 @@ def make_markdown() -> MarkdownIt:
 
     Emphasis is CJK-friendly, so ``**大切：**全員`` is bold (see pnp/compose/emphasis.py).
     """
-    return MarkdownIt("commonmark", {"html": True}).enable("table").use(use_cjk_friendly_emphasis)
+    return MarkdownIt("commonmark", {"html": True, "maxNesting": _BLOCK_NESTING}).enable("table") \
+        .use(use_cjk_friendly_emphasis)
+
+
+#: markdown-it stops nesting blocks here (CommonMark preset's own 20, said so): deeper lines are text
+_BLOCK_NESTING = 20
+
+
+def deepest_nesting(tokens: Sequence[Token]) -> int | None:
+    """The 0-based line of the first place a rule text nests deeper than ``LIMITS["markdown depth"]``, or
+    None. ``maxNesting`` bounds blocks and links, but not emphasis: ``*a *a *a`` ten thousand times nested
+    ten thousand deep, and the syntax tree is built by recursion."""
+    most, depth = LIMITS["markdown depth"], 0
+    for token in tokens:
+        depth += token.nesting
+        if depth > most:
+            return token.map[0] if token.map else 0
+        inner = depth
+        for child in token.children or ():
+            inner += child.nesting
+            if inner > most:
+                return token.map[0] if token.map else 0
+    return None
+
+
+def syntax_tree(tokens: list[Token]) -> SyntaxTreeNode:
+    """markdown-it's tree of ``tokens``, with the inline content that nests too deep to build left out
+    (:func:`deepest_nesting`; the rule text's parse reports it at its line)."""
+    most, depth = LIMITS["markdown depth"], 0
+    for token in tokens:
+        depth += token.nesting
+        inner = depth
+        for child in token.children or ():
+            inner += child.nesting
+            if inner > most:
+                token.children = []
+                break
+    return SyntaxTreeNode(tokens)
 
 
 _EXAMPLE_OPENER = re.compile(r"^\s*(`{3,}|~{3,})\s*example\b")
@@ -129,7 +168,13 @@ class _Parser:
         text = notes_moved_after_their_line(self.md, text)
         if top:
             self.lines = text.split("\n")
-        tree = SyntaxTreeNode(self.md.parse(text))
+        tokens = self.md.parse(text)
+        too_deep = deepest_nesting(tokens)
+        if too_deep is not None:  # the syntax tree is built by recursion: that paragraph is left out
+            self.report.error(f"Markdown nests more than {LIMITS['markdown depth']} levels deep here (lists, quotes, "
+                              "emphasis, links)", self.path, too_deep + 1 + line_offset,
+                              "close the * and _ and [ left open, or flatten the list")
+        tree = syntax_tree(tokens)
         blocks: list[Block] = []
         for node in tree.children:
             blocks.extend(self.block(node, line_offset, top))
@@ -411,7 +456,7 @@ def swallowed_heading(content: str) -> int | None:
 def swallowing_line(text: str) -> int | None:
     """The line of a comment, HTML block or code block left open in ``text`` that runs over a heading."""
     lines = text.split("\n")
-    for node in SyntaxTreeNode(make_markdown().parse(text)).walk(include_self=False):
+    for node in syntax_tree(make_markdown().parse(text)).walk(include_self=False):
         if not node.map or swallowed_heading(node.content) is None:
             continue
         if (node.type == "html_block" and _left_open(node)) or (node.type == "fence" and not _closed(node, lines)):

@@ -44,8 +44,8 @@ LIMITS: dict[str, int] = {
     "ranks": 1_000,  # in one grid (a tarot has 22): "1-99999999999999999999" was a range no list can hold
     "grid cells": 100_000,  # suits × ranks of one grid, each checked against the card list
     "setup count": 100_000,  # pieces in play, dealt or revealed in a [[setup]] row
-    "expression depth": 60,  # brackets and operators in one placeholder or layout value; Jinja2 recurses per level
-    "block depth": 30,  # {% if %}/{% for %} inside one another in one text
+    "expression depth": 40,  # brackets and operators in one placeholder or layout value; Jinja2 recurses per level
+    "block depth": 20,  # {% if %}/{% for %} inside one another in one text
     "markdown depth": 40,  # lists, quotes, emphasis and links inside one another in a rule text
 }
 

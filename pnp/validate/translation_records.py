@@ -23,9 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from markdown_it.tree import SyntaxTreeNode
-
-from pnp.compose.markdown import make_markdown, match_heading_id
+from pnp.compose.markdown import make_markdown, match_heading_id, syntax_tree
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.files.atomic import atomic_write
 from pnp.load.game_folder import game_argument
@@ -47,7 +45,7 @@ class Section:
 def split_sections(text: str) -> list[Section]:
     """Sections by heading, found by the Markdown parser (a '#' inside a code block is no heading)."""
     lines = text.split("\n")
-    tree = SyntaxTreeNode(make_markdown().parse(text))
+    tree = syntax_tree(make_markdown().parse(text))
     starts = []
     for node in tree.children:
         if node.type == "heading" and node.map:
