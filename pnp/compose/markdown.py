@@ -315,6 +315,11 @@ class _Parser:
                                   self.path, number, f"end the example of line {line} with a line holding only "
                                   f"{node.markup}")
                 break
+        if self.depth >= MOST_NESTED:  # each example's body is parsed again, by recursion: not past this
+            if self.depth == MOST_NESTED:
+                self.report.error(f"examples, lists and quotes nest more than {MOST_NESTED} deep here",
+                                  self.path, line, "close each example before the next one opens")
+            return ExampleRef(example_id, (), line)
         with self.nested():
             body = tuple(self.parse(node.content, line_offset=line, top=False))
         return ExampleRef(example_id, body, line)
