@@ -112,7 +112,6 @@ def mutate_game(game: Path, seed: int) -> str:
 def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    os.nice(5)
 
 
 @dataclass
@@ -260,14 +259,16 @@ def main() -> None:
                 if arguments.keep:
                     shutil.copytree(game, arguments.keep / f"seed-{seed}", dirs_exist_ok=True)
                     (arguments.keep / f"seed-{seed}" / "output.txt").write_text(outcome.output, encoding="utf-8")
-            if number % 500 == 0:
+            if number % 250 == 0:
                 print(f"... {number} done, {len(findings)} findings, {time.monotonic() - started:.0f} s", flush=True)
+    except KeyboardInterrupt:  # stopped early (Ctrl-C, kill -INT): the summary of what was done
+        print(f"interrupted after {number} mutations")
     finally:
         for pid in running:
             os.kill(pid, signal.SIGKILL)
         shutil.rmtree(work, ignore_errors=True)
-    total = len(seeds)
-    print(f"\n{total} mutations of data/{source.name} (seeds {seeds[0]}-{seeds[-1]}) in "
+    total = number
+    print(f"\n{total} mutations of data/{source.name} (seeds from {seeds[0]}) in "
           f"{time.monotonic() - started:.0f} s: {counts['clean']} clean, {counts['errors reported']} with errors "
           f"reported, {len(findings)} findings")
     print(f"slowest check {slowest[0]:.2f} s of CPU (seed {slowest[1]}), largest {peak[0] / 1024:.0f} MiB "
