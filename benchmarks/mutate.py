@@ -213,6 +213,7 @@ def main() -> None:
     slowest = (0.0, -1)
     peak = (0, -1)
     started = time.monotonic()
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill PID: stop, and say what was done
     pending = iter(seeds)
     running: dict[int, tuple[int, str, int, float, object]] = {}  # pid -> seed, what, slot, start, Popen
     free = list(range(max(1, arguments.workers)))
@@ -261,7 +262,7 @@ def main() -> None:
                     (arguments.keep / f"seed-{seed}" / "output.txt").write_text(outcome.output, encoding="utf-8")
             if number % 250 == 0:
                 print(f"... {number} done, {len(findings)} findings, {time.monotonic() - started:.0f} s", flush=True)
-    except KeyboardInterrupt:  # stopped early (Ctrl-C, kill -INT): the summary of what was done
+    except KeyboardInterrupt:  # stopped early (Ctrl-C, kill PID): the summary of what was done
         print(f"interrupted after {number} mutations")
     finally:
         for pid in running:
