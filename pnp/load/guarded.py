@@ -166,6 +166,15 @@ def _not_regular(mode: int) -> str | None:
     return None if stat_module.S_ISREG(mode) else "not a regular file"
 
 
+def not_a_file(path: str | os.PathLike[str]) -> str | None:
+    """What stands at ``path`` if it is there but no regular file ("a named pipe (FIFO)", "a folder"),
+    or None: a check that found no file says what it found instead of "missing"."""
+    try:
+        return _not_regular(os.stat(path).st_mode)
+    except OSError:  # not there, a broken link, a name too long: nothing stands there
+        return None
+
+
 def check_input(path: str | os.PathLike[str], kind: str | None = None,
                 within: str | os.PathLike[str] | None = None) -> os.stat_result:
     """The file's stat, once it is known to be a regular file inside its game folder (or the folder
