@@ -40,6 +40,7 @@ CAPS: dict[str, int] = {
 LIMITS: dict[str, int] = {
     "svg elements": 100_000,  # an Inkscape card face has hundreds; svglib takes seconds per 100,000
     "svg depth": 100,  # groups within groups; svglib recurses per level
+    "toml key parts": 32,  # a.b.c = 1 has 3; tomllib takes time by the square of a key's parts
     "copies": 10_000,  # of one card (a count, a grid's copies): 99999999 took 15 s and 4.7 GB to check
     "ranks": 1_000,  # in one grid (a tarot has 22): "1-99999999999999999999" was a range no list can hold
     "grid cells": 100_000,  # suits × ranks of one grid, each checked against the card list

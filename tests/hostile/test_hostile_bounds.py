@@ -103,3 +103,34 @@ def test_a_grid_of_too_many_cells_is_one_error_and_its_unknown_names_another(tmp
     assert (f"data/mini/game.toml:{line}: error: component 'deck': the grid names 20,000 unknown colours: 'c0', 'c1', "
             "'c2', 'c3' and 19996 more\n    fix: known colours: red, blue") in found
     assert len(found) == 2, found
+
+
+def test_twenty_thousand_array_headers_index_their_lines_in_one_pass() -> None:
+    """Each [[header]] once looped over every array seen: 20,000 distinct ones took 10 s. The lines
+    must still be right, nested arrays restarting with their parent."""
+    from pnp.load.toml_lines import parse_toml
+
+    text = "".join(f"[[a{i}]]\nx = {i}\n" for i in range(20_000)) + "[[p]]\n[[p.q]]\n[[p.q]]\n[[p]]\n[[p.q]]\n"
+    doc = parse_toml(text, Path("game.toml"))
+    assert doc.line_of("a19999", 0, "x") == 40_000
+    assert doc.line_of("p", 1) == 40_004
+    assert doc.line_of("p", "q", 1) == 40_003
+    # the second [[p]] restarts the count of [[p.q]]: its first is index 0 again, not 2
+    assert ("p", "q", 2) not in doc.lines
+
+
+@pytest.mark.parametrize("key", ["[" + ".".join(["a"] * 50_000) + "]", "x." * 50_000 + "y = 1",
+                                 "t = { " + "a." * 50_000 + "b = 1 }"])
+def test_a_key_of_fifty_thousand_dotted_parts_is_an_error_before_tomllib(key: str) -> None:
+    from pnp.diagnostics import DataError
+    from pnp.load.toml_lines import parse_toml
+
+    with pytest.raises(DataError, match="malformed TOML: a key of more than 32 dotted parts") as raised:
+        parse_toml("id = 'x'\n" + key + "\n", Path("game.toml"))
+    assert raised.value.diagnostic.line == 2
+
+
+def test_dotted_words_in_a_string_are_no_key() -> None:
+    from pnp.load.toml_lines import parse_toml
+
+    assert parse_toml("d = '" + "a." * 100 + "'\n", Path("game.toml")).data["d"] == "a." * 100
