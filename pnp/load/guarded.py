@@ -47,6 +47,7 @@ LIMITS: dict[str, int] = {
     "setup count": 100_000,  # pieces in play, dealt or revealed in a [[setup]] row
     "expression depth": 40,  # brackets and operators in one placeholder or layout value; Jinja2 recurses per level
     "block depth": 20,  # {% if %}/{% for %} inside one another in one text
+    "template tags": 2_000,  # {{ }} and {% %} in one rule text; the longest shipped one has 208
     "markdown depth": 40,  # lists, quotes, emphasis and links inside one another in a rule text
 }
 

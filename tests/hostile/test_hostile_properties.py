@@ -21,7 +21,7 @@ from pnp.compose.markdown import parse_rule_text
 from pnp.diagnostics import DataError, Report
 from pnp.load.csv_table import read_csv
 from pnp.load.toml_lines import parse_toml
-from pnp.model.nesting import expression_depth, template_nesting_problem
+from pnp.model.nesting import expression_depth, template_bounds_problem
 
 settings.register_profile("ci", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=1000, deadline=None,
@@ -78,7 +78,7 @@ def test_any_rule_text_parses_to_blocks_and_reported_problems(text: str) -> None
     blocks = parse_rule_text(text, Path("en.md"), report, None, None)
     assert isinstance(blocks, list)
     assert all(diagnostic.file == Path("en.md") for diagnostic in report.diagnostics)
-    found = template_nesting_problem(text)
+    found = template_bounds_problem(text)
     assert found is None or 1 <= found[0] <= text.count("\n") + 1
     assert expression_depth(text) >= 0
 
