@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pnp.compose.markdown import ID_PATTERN
+from pnp.compose.markdown_source import ID_PATTERN
 from pnp.compose.template import blank, without_template_code
 
 _PLACEHOLDER = re.compile(r"\{\{((?:(?!\{\{).)*?)\}\}", re.DOTALL)  # an unclosed {{ does not swallow the next one

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pnp.compose.markdown import make_markdown, match_heading_id, syntax_tree
+from pnp.compose.markdown_source import make_markdown, match_heading_id, syntax_tree
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.files.atomic import atomic_write
 from pnp.load.game_folder import game_argument

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pnp.compose.blocks import RuleText, block_texts
-from pnp.compose.markdown import swallowing_line
+from pnp.compose.markdown_source import swallowing_line
 from pnp.compose.ruletext import load_rule_text
 from pnp.compose.template import compute_results
 from pnp.diagnostics import DataError, Level, Report, location
