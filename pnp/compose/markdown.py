@@ -13,7 +13,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from pnp.compose.blocks import (
@@ -29,87 +28,33 @@ from pnp.compose.blocks import (
     Runs,
     TableBlock,
 )
-from pnp.compose.emphasis import use_cjk_friendly_emphasis
+from pnp.compose.markdown_source import (
+    ID_PATTERN,
+    deepest_nesting,
+    fence_closed,
+    heading_id_problem,
+    html_tag,
+    left_open,
+    make_markdown,
+    match_heading_id,
+    notes_moved_after_their_line,
+    swallowed_heading,
+    syntax_tree,
+)
 from pnp.diagnostics import Report
+from pnp.load.guarded import LIMITS
 from pnp.model.runs import Text, is_cjk
 
-ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
-HEADING_ID = re.compile(rf"^(?P<title>.*?)\s*\{{#(?P<id>{ID_PATTERN})\}}\s*$", re.DOTALL)
 _TABLE_MARKER = re.compile(rf"^<!--\s*pnp:table\s+(?P<id>{ID_PATTERN}|\S*)\s*-->\s*$")
 _EXAMPLE_INFO = re.compile(r"^example(?:\s+(?P<id>\S+))?\s*$")
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$", re.DOTALL)
-_HTML_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 _TOO_DEEP_HEADING = re.compile(r"^#{7,}(?:[ \t]|$)")
-
-
-def make_markdown() -> MarkdownIt:
-    """CommonMark plus GFM tables (built into markdown-it-py); HTML on, so comments can be dropped.
-
-    Emphasis is CJK-friendly, so ``**大切：**全員`` is bold (see pnp/compose/emphasis.py).
-    """
-    return MarkdownIt("commonmark", {"html": True}).enable("table").use(use_cjk_friendly_emphasis)
 
 
 _EXAMPLE_OPENER = re.compile(r"^\s*(`{3,}|~{3,})\s*example\b")
 #: lists, quotes and example panels one inside another: each indents its content, and past this many
 #: an A5 page's text was narrower than nothing (reportlab's "negative availWidth", and the build died)
 MOST_NESTED = 6
-
-
-_LEADING_NOTE = re.compile(r"<!--.*?-->")
-#: a line that begins (after list, quote or indent markers) with a note closed on it and has text after it
-_NOTE_THEN_TEXT = re.compile(r"^[ \t>*+\-\d.)]*<!--.*?-->[ \t]*\S", re.MULTILINE)
-_TRAILING_NOTES = re.compile(r"(?:\s*<!--.*?-->)+\s*$", re.DOTALL)
-_ID_ATTEMPT = re.compile(r"\{\s*[#＃]\s*(?P<id>[^}]*)\}")
-
-
-def match_heading_id(content: str) -> re.Match[str] | None:
-    """A heading's title and id; notes after the id ("## 概要 {#overview} <!-- 注 -->") are no part of it."""
-    return HEADING_ID.match(_TRAILING_NOTES.sub("", content))
-
-
-def heading_id_problem(content: str) -> tuple[str, str]:
-    """Why a heading has no usable section id, and the fix: an id is there more often than not, and
-    "has no section id" sent a translator looking for one they had written."""
-    attempt = _ID_ATTEMPT.search(content)
-    if attempt is None:
-        return (f"heading {content!r} has no section id",
-                "end it with a stable id shared by every language, e.g. '## Setup {#setup}'")
-    written, wanted = attempt.group(0), attempt.group("id").strip()
-    cleaned = re.sub(r"^[^A-Za-z]+", "", re.sub(r"[^A-Za-z0-9_-]+", "-", wanted).strip("-")) or "setup"
-    if "＃" in written:
-        return (f"heading {content!r}: the id {written!r} has a full-width ＃",
-                f"write it with a plain #: {{#{cleaned}}}")
-    if not re.fullmatch(ID_PATTERN, wanted):
-        return (f"heading {content!r}: {wanted!r} is no section id: an id starts with a Latin letter (a-z), then "
-                "Latin letters, digits, '-' or '_'", f"write, e.g., {{#{cleaned}}}, the same in every language")
-    return (f"heading {content!r}: its id {written!r} must end the heading",
-            f"move what follows it ({content[attempt.end():].strip()!r}) before the id")
-
-
-def notes_moved_after_their_line(md: MarkdownIt, text: str) -> str:
-    """``<!-- 訳注 -->ゼロのカードは…``: a line that begins with a note is, for Markdown, an HTML block
-    to the end of the line that closes it, so the sentence after the note vanished from the book. Such a
-    note moves to the end of its line, where it is an inline comment, dropped as any other; line numbers
-    stay. Only HTML blocks are touched, never code, and a note over several lines is left (and reported)."""
-    if not _NOTE_THEN_TEXT.search(text):
-        return text  # no line begins with a note and goes on: no second parse of the whole text
-    moved = False
-    lines = text.split("\n")
-    for token in md.parse(text):
-        if token.type != "html_block" or not token.map:
-            continue
-        first = token.content.split("\n", 1)[0]
-        note = _LEADING_NOTE.match(first.lstrip())
-        if note is None or not first.lstrip()[note.end():].strip():
-            continue
-        number = token.map[0]
-        line = lines[number]
-        at = line.find(note.group(0))
-        if at >= 0 and "pnp:table" not in note.group(0):
-            lines[number] = line[:at] + line[at + len(note.group(0)):].lstrip() + note.group(0)
-            moved = True
-    return "\n".join(lines) if moved else text
 
 
 class _Parser:
@@ -129,7 +74,13 @@ class _Parser:
         text = notes_moved_after_their_line(self.md, text)
         if top:
             self.lines = text.split("\n")
-        tree = SyntaxTreeNode(self.md.parse(text))
+        tokens = self.md.parse(text)
+        too_deep = deepest_nesting(tokens)
+        if too_deep is not None:  # the syntax tree is built by recursion: that paragraph is left out
+            self.report.error(f"Markdown nests more than {LIMITS['markdown depth']} levels deep here (lists, quotes, "
+                              "emphasis, links)", self.path, too_deep + 1 + line_offset,
+                              "close the * and _ and [ left open, or flatten the list")
+        tree = syntax_tree(tokens)
         blocks: list[Block] = []
         for node in tree.children:
             blocks.extend(self.block(node, line_offset, top))
@@ -270,6 +221,11 @@ class _Parser:
                                   self.path, number, f"end the example of line {line} with a line holding only "
                                   f"{node.markup}")
                 break
+        if self.depth >= MOST_NESTED:  # each example's body is parsed again, by recursion: not past this
+            if self.depth == MOST_NESTED:
+                self.report.error(f"examples, lists and quotes nest more than {MOST_NESTED} deep here",
+                                  self.path, line, "close each example before the next one opens")
+            return ExampleRef(example_id, (), line)
         with self.nested():
             body = tuple(self.parse(node.content, line_offset=line, top=False))
         return ExampleRef(example_id, body, line)
@@ -283,7 +239,7 @@ class _Parser:
             self.depth -= 1
 
     def _fence_closed(self, node: SyntaxTreeNode) -> bool:
-        return _closed(node, self.lines)
+        return fence_closed(node, self.lines)
 
     def html_block(self, node: SyntaxTreeNode, line: int) -> list[Block]:
         content = node.content.strip()
@@ -295,12 +251,12 @@ class _Parser:
                 self.report.error(f"there is no aid table {table_id!r}", self.path, line,
                                   f"tables this game's rules compute: {known}")
             return [AidTableRef(table_id, line)]
-        swallowed = swallowed_heading(node.content) if _left_open(node) else None
+        swallowed = swallowed_heading(node.content) if left_open(node) else None
         if content.startswith("<!--") and swallowed is not None:
             self.report.error(f"this comment runs over the heading on line {line + swallowed}: it is not closed "
                               "where it should be", self.path, line, "end the note with --> before the heading")
         elif swallowed is not None:  # <pre>, <script>, <style> and <textarea> run until their end tag
-            name = _html_tag(content)
+            name = html_tag(content)
             self.report.error(f"this <{name}> block runs over the heading on line {line + swallowed}: it is never "
                               "closed, and raw HTML is not printed, so the sections after it would go missing",
                               self.path, line, f"close it with </{name}> before the heading, or remove it")
@@ -385,9 +341,6 @@ def _merge(runs: list[Text]) -> Runs:
     return tuple(merged)
 
 
-_HEADING_LINE = re.compile(r"^#{1,6}\s+\S")
-
-
 _ROW_PREFIX = re.compile(r"^\s*(?:>\s?)*")  # a quote's markers before a table row
 _CELL_SEPARATOR = re.compile(r"(?<!\\)\|")  # a | not escaped as \|
 
@@ -400,47 +353,6 @@ def _cells_written(line: str) -> int:
     if cells and not cells[-1].strip():
         cells.pop()
     return len(cells)
-
-
-def swallowed_heading(content: str) -> int | None:
-    """The offset (from 0) of the first heading line inside a comment's or code block's text: a note or a
-    code block that was never closed, reading the sections after it as its own (they go missing)."""
-    return next((offset for offset, text in enumerate(content.split("\n")) if _HEADING_LINE.match(text)), None)
-
-
-def swallowing_line(text: str) -> int | None:
-    """The line of a comment, HTML block or code block left open in ``text`` that runs over a heading."""
-    lines = text.split("\n")
-    for node in SyntaxTreeNode(make_markdown().parse(text)).walk(include_self=False):
-        if not node.map or swallowed_heading(node.content) is None:
-            continue
-        if (node.type == "html_block" and _left_open(node)) or (node.type == "fence" and not _closed(node, lines)):
-            return node.map[0] + 1
-    return None
-
-
-def _html_tag(content: str) -> str:
-    tag = _HTML_TAG.match(content.lstrip())
-    return tag.group(1).lower() if tag else "HTML"
-
-
-def _left_open(block: SyntaxTreeNode) -> bool:
-    """Whether an HTML block ran on past where its writer meant it to end. A comment never closed ends at
-    the next note's --> (so it holds a second <!--) or at the end of the text; a <pre> (or <script>,
-    <style>, <textarea>) at its end tag. A section commented out whole, or a <pre> holding a line that
-    looks like a heading, is closed where it was meant to be."""
-    content = block.content.lstrip()
-    if content.startswith("<!--"):
-        return "-->" not in content or content.count("<!--") > 1
-    return f"</{_html_tag(content)}" not in content.lower()
-
-
-def _closed(fence: SyntaxTreeNode, lines: Sequence[str]) -> bool:
-    """markdown-it runs an unclosed fence to the end of the text; only its last line tells."""
-    if not fence.map or fence.map[1] - 1 <= fence.map[0] or fence.map[1] > len(lines):
-        return False
-    closer = re.compile(rf"^\s*{re.escape(fence.markup[0])}{{{len(fence.markup)},}}\s*$")
-    return bool(closer.match(lines[fence.map[1] - 1]))
 
 
 def parse_rule_text(text: str, path: Path, report: Report, example_ids: set[str] | None,

@@ -41,6 +41,7 @@ from pnp.load.game_folder import game_argument
 from pnp.load.rule_files import rule_text_path
 from pnp.load.text_files import read_text
 from pnp.model.game import Game
+from pnp.model.nesting import template_bounds_problem
 from pnp.rules.base import GameRules
 
 
@@ -66,6 +67,9 @@ def load_rule_text(game: Game, rules: GameRules, lang: str, report: Report,
     example_ids = written_example_ids(game)
     try:
         source = read_text(path)
+        too_deep = template_bounds_problem(source)  # before Jinja2, which recurses per level
+        if too_deep is not None:
+            raise DataError(too_deep[1], path, too_deep[0], "split it into simpler placeholders or blocks")
         context = rule_context(game, rules, lang, results, rules_broken=rules_broken)
         rendered, unknown_names = render_template(source, path, context)
     except DataError as exc:

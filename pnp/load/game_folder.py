@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pnp.diagnostics import DataError, Report, clipped
 from pnp.load.csv_table import CsvTable, read_csv
+from pnp.load.guarded import not_a_file
 from pnp.load.toml_lines import TomlDoc, load_toml
 
 MANIFEST = "game.toml"
@@ -63,7 +64,7 @@ def game_argument(game_path: Path) -> str:
 
 def discover(data: Path) -> list[Path]:
     """Game folders under ``data``: every sub-folder holding a manifest."""
-    if not data.is_dir():
+    if not os.path.isdir(data):  # os.path's, not pathlib's: a name too long is no folder, not an OSError
         return []
     return sorted(p for p in data.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
 
@@ -197,6 +198,11 @@ def _named_game(data: Path, name: str, standing_in: Path | None, report: Report)
                      "pass the folder that holds game.toml")
         return None
     if not (candidate / MANIFEST).is_file():
+        found = not_a_file(candidate / MANIFEST)
+        if found is not None:  # a named pipe is not "missing": say what is there
+            report.error(f"{MANIFEST} is {found}, not a regular file: pnp reads only files", candidate / MANIFEST,
+                         None, "replace it with the game's manifest file itself")
+            return None
         report.error(f"no {MANIFEST} in this folder", candidate, None,
                      f"create {candidate / MANIFEST}, or start a game with 'pnp new GAME-ID'")
         return None

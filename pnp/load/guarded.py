@@ -40,6 +40,15 @@ CAPS: dict[str, int] = {
 LIMITS: dict[str, int] = {
     "svg elements": 100_000,  # an Inkscape card face has hundreds; svglib takes seconds per 100,000
     "svg depth": 100,  # groups within groups; svglib recurses per level
+    "toml key parts": 32,  # a.b.c = 1 has 3; tomllib takes time by the square of a key's parts
+    "copies": 10_000,  # of one card (a count, a grid's copies): 99999999 took 15 s and 4.7 GB to check
+    "ranks": 1_000,  # in one grid (a tarot has 22): "1-99999999999999999999" was a range no list can hold
+    "grid cells": 100_000,  # suits × ranks of one grid, each checked against the card list
+    "setup count": 100_000,  # pieces in play, dealt or revealed in a [[setup]] row
+    "expression depth": 40,  # brackets and operators in one placeholder or layout value; Jinja2 recurses per level
+    "block depth": 20,  # {% if %}/{% for %} inside one another in one text
+    "template tags": 2_000,  # {{ }} and {% %} in one rule text; the longest shipped one has 208
+    "markdown depth": 40,  # lists, quotes, emphasis and links inside one another in a rule text
 }
 
 #: What each kind is called in messages
@@ -157,6 +166,15 @@ def _not_regular(mode: int) -> str | None:
         if test(mode):
             return name
     return None if stat_module.S_ISREG(mode) else "not a regular file"
+
+
+def not_a_file(path: str | os.PathLike[str]) -> str | None:
+    """What stands at ``path`` if it is there but no regular file ("a named pipe (FIFO)", "a folder"),
+    or None: a check that found no file says what it found instead of "missing"."""
+    try:
+        return _not_regular(os.stat(path).st_mode)
+    except OSError:  # not there, a broken link, a name too long: nothing stands there
+        return None
 
 
 def check_input(path: str | os.PathLike[str], kind: str | None = None,

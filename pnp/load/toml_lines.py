@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import DataError
+from pnp.load.guarded import LIMITS
 from pnp.load.text_files import read_text
 
 KeyPath = tuple[str | int, ...]
@@ -27,6 +28,10 @@ _HEADER = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?")
 _ASSIGN = re.compile(rf"^\s*({_DOTTED})\s*=")
 _INLINE_KEY = re.compile(rf"(?:^|[{{,])\s*({_DOTTED})\s*=")
 _KEY_PART = re.compile(rf"({_KEY})")
+#: a dotted key of more parts than LIMITS allows (a.a.a... 50,000 times took a minute to read)
+_KEY_PARTS = LIMITS["toml key parts"]
+_DEEP_KEY = re.compile(rf"""(?:^|[\[{{,])[ \t]*(?:(?:{_BARE}|"[^"\n]*"|'[^'\n]*')[ \t]*\.[ \t]*){{{_KEY_PARTS},}}""",
+                       re.MULTILINE)
 
 
 def _split_dotted(dotted: str) -> list[str]:
@@ -61,6 +66,7 @@ def _index_lines(text: str) -> dict[KeyPath, int]:
     lines: dict[KeyPath, int] = {}
     table: KeyPath = ()
     array_counts: dict[KeyPath, int] = {}
+    below: dict[KeyPath, set[KeyPath]] = {}  # an array's header -> the arrays nested in it seen since it began
     in_multiline: str | None = None
     depth = 0
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -79,10 +85,12 @@ def _index_lines(text: str) -> dict[KeyPath, int]:
                 if header.group(1) == "[[":
                     index = array_counts.get(parts, 0)
                     array_counts[parts] = index + 1
-                    # nested arrays reset when their parent restarts
-                    for key in list(array_counts):
-                        if len(key) > len(parts) and key[: len(parts)] == parts:
-                            del array_counts[key]
+                    for end in range(1, len(parts)):
+                        below.setdefault(parts[:end], set()).add(parts)
+                    # nested arrays reset when their parent restarts; found through `below`, since a loop over
+                    # every array was quadratic (20,000 [[a1]], [[a2]]... headers took 10 s)
+                    for key in below.pop(parts, ()):
+                        array_counts.pop(key, None)
                     table = parts + (index,)
                 else:
                     table = _resolve_table(parts, array_counts)
@@ -187,6 +195,11 @@ def parse_toml(text: str, path: Path) -> TomlDoc:
     """Parse TOML text; ``path`` is only used to name it in messages."""
     if not text.strip():
         raise DataError("the file is empty", path, 1, "write the TOML content, or delete the file")
+    deep = _DEEP_KEY.search(text)
+    if deep is not None:  # tomllib (and the line index) take time by the square of a key's parts
+        raise DataError(f"malformed TOML: a key of more than {LIMITS['toml key parts']} dotted parts", path,
+                        text.count("\n", 0, deep.start()) + 1,
+                        "no game key has more than a few parts (components.deck.grid): check the dots")
     try:
         data = tomllib.loads(text)
     except RecursionError:  # arrays or inline tables nested thousands deep: tomllib recurses per level

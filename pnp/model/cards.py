@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pnp.diagnostics import CardErrors, Report
 from pnp.load.csv_table import CsvTable
+from pnp.load.guarded import LIMITS
 from pnp.model.fields import closest
 from pnp.model.game import Card, Source
 
@@ -155,7 +156,7 @@ def _require_language_columns(table: CsvTable, localised: list[str], languages: 
 
 #: copies of one card a list may ask for: more is a typo (99999999 took 15 s and 4.7 GB to check,
 #: and would print a million sheets)
-MOST_COPIES = 10_000
+MOST_COPIES = LIMITS["copies"]
 
 
 def _count(raw: str, table: CsvTable, line: int, errors: CardErrors, card_id: str) -> int | None:

@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.diagnostics import DataError, Report
+from pnp.diagnostics import DataError, Report, clipped
 from pnp.load.game_folder import GameFiles, load_csv
-from pnp.load.guarded import check_input
+from pnp.load.guarded import LIMITS, check_input
 from pnp.model.cards import read_cards
 from pnp.model.fields import TomlReader, closest
 from pnp.model.game import Component, Game, GridRule, Source
@@ -237,12 +237,18 @@ def _grids(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...
         grid_path = path + ("grid", index)
         reader.unknown_keys(grid, grid_path, GRID_KEYS)
         ranks = _ranks(reader, grid.get("ranks", []), grid_path + ("ranks",))
+        suits, colours = reader.names(grid, grid_path, "suits", "suits"), reader.names(grid, grid_path, "colours",
+                                                                                        "colours")
+        if max(len(suits), len(colours)) * len(ranks) > LIMITS["grid cells"]:  # each cell is checked: bound them
+            reader.error(grid_path, f"a grid of {max(len(suits), len(colours)):,} × {len(ranks):,} cards is more "
+                         f"than {LIMITS['grid cells']:,}", "split it, or check its suits, colours and ranks")
+            ranks = ()
         grids.append(GridRule(
             kinds=reader.names(grid, grid_path, "kinds", "card kinds"),
-            suits=reader.names(grid, grid_path, "suits", "suits"),
-            colours=reader.names(grid, grid_path, "colours", "colours"),
+            suits=suits,
+            colours=colours,
             ranks=ranks,
-            copies=reader.integer(grid, grid_path, "copies", 1) or 1,
+            copies=reader.integer(grid, grid_path, "copies", 1, maximum=LIMITS["copies"]) or 1,
             source=Source(reader.doc.path, reader.line(*grid_path)),
         ))
     return tuple(grids)
@@ -250,13 +256,20 @@ def _grids(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...
 
 def _ranks(reader: TomlReader, value: Any, path: tuple[str | int, ...]) -> tuple[int, ...]:
     """``[1, 2, 3]`` or ``"1-10"``: ranges read the way designers write them."""
+    most = LIMITS["ranks"]  # checked before range() is enumerated: "1-99999999999999999999" never ended
     if isinstance(value, str):
-        low, sep, high = value.partition("-")
-        if sep and low.strip().isdigit() and high.strip().isdigit():
+        low, sep, high = (part.strip() for part in value.partition("-"))
+        if sep and low.isascii() and low.isdigit() and high.isascii() and high.isdigit():
+            if len(high) > 9 or int(high) - int(low) >= most:
+                reader.error(path, f"ranks {clipped(value, 40)!r} are more than {most:,} ranks", 'write "1-13"')
+                return ()
             return tuple(range(int(low), int(high) + 1))
-        reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {value!r}")
+        reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {clipped(repr(value), 60)}")
         return ()
     if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        if len(value) > most:
+            reader.error(path, f"{len(value):,} ranks are more than {most:,}", "list the ranks the grid has")
+            return ()
         return tuple(value)
     reader.error(path, f"expected a list of numbers or a range like \"1-10\", found {value!r}")
     return ()

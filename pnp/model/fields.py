@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.diagnostics import Report
+from pnp.diagnostics import Report, clipped
 from pnp.load.toml_lines import TomlDoc
 
 Path_ = tuple[str | int, ...]
@@ -53,7 +53,9 @@ class TomlReader:
         return default
 
     def integer(self, table: dict[str, Any], path: Path_, key: str, default: Any = _MISSING,
-                minimum: int | None = 0) -> int | None:
+                minimum: int | None = 0, maximum: int | None = None) -> int | None:
+        """A whole number within ``minimum``..``maximum``: a bound checked here, before any count is
+        enumerated or allocated (guarded.LIMITS holds the bounds)."""
         value = self.value(table, path, key, default)
         if value is None or value is default and default is not _MISSING:
             return value
@@ -62,6 +64,10 @@ class TomlReader:
             return None
         if minimum is not None and value < minimum:
             self.error(path + (key,), f"must be at least {minimum}, found {value}")
+            return None
+        if maximum is not None and value > maximum:
+            self.error(path + (key,), f"must be at most {maximum:,}, found {clipped(str(value), 40)}",
+                       "check the number: a typo of a few digits?")
             return None
         return value
 

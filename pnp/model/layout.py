@@ -23,6 +23,7 @@ from pnp.diagnostics import DataError, Report
 from pnp.load.layout_files import builtin_layout_files, game_layout_files
 from pnp.load.toml_lines import TomlDoc, load_toml, parse_toml
 from pnp.model.fields import closest
+from pnp.model.nesting import expression_nesting_problem
 
 ELEMENT_KEYS: dict[str, set[str]] = {
     "rect": {"x", "y", "w", "h", "fill", "stroke", "stroke_width", "radius", "bleed", "ink"},
@@ -274,6 +275,12 @@ def _parse(name: str, label: str, doc: TomlDoc, report: Report) -> Layout | None
                 report.warning(f"layout {name!r}: {kind} element has unknown key {key!r} (ignored)", doc.path,
                                doc.line_of("element", index, key), f"did you mean {hint!r}?" if hint else
                                f"the {kind} element takes: {', '.join(sorted(allowed))}")
+        too_deep = next(((key, problem) for key, value in raw.items() if isinstance(value, str)
+                         and (problem := expression_nesting_problem(value)) is not None), None)
+        if too_deep is not None:  # Jinja2 would recurse per level, to a RecursionError: not read at all
+            report.error(f"layout {name!r}: {kind}.{too_deep[0]}: {too_deep[1]}", doc.path,
+                         doc.line_of("element", index, too_deep[0]), "split it into simpler conditions")
+            continue
         values = {}
         for key, value in raw.items():
             problem = value_type_problem(key, value) if key in allowed else None

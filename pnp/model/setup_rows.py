@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pnp.load.guarded import LIMITS
 from pnp.model.fields import TomlReader
 from pnp.model.game import Deal, Game, SetupRow, Source
 
@@ -48,10 +49,11 @@ def read_players(reader: TomlReader, value: Any, path: tuple[str | int, ...]) ->
 def _deal(reader: TomlReader, table: dict[str, Any], path: tuple[str | int, ...],
           default_pool: str | None) -> Deal | None:
     pool = reader.string(table, path, "pool", default_pool)
-    in_play = reader.integer(table, path, "in_play")
-    hand = reader.integer(table, path, "hand")
-    revealed = reader.integer(table, path, "revealed", 0)
-    left = reader.integer(table, path, "left", None)
+    most = LIMITS["setup count"]
+    in_play = reader.integer(table, path, "in_play", maximum=most)
+    hand = reader.integer(table, path, "hand", maximum=most)
+    revealed = reader.integer(table, path, "revealed", 0, maximum=most)
+    left = reader.integer(table, path, "left", None, maximum=most)
     kinds = table.get("kinds", [])
     if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
         reader.error(path + ("kinds",), f"expected a list of card kinds, found {kinds!r}")
@@ -81,8 +83,8 @@ def read_setup(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[di
                 deal = _deal(reader, sub, path + ("also", name), None)
                 if deal:
                     also[name] = deal
-        tricks = reader.integer(table, path, "tricks", None)  # read once: a bad value is one error
-        colours = reader.integer(table, path, "colours", None)
+        tricks = reader.integer(table, path, "tricks", None, maximum=LIMITS["setup count"])  # read once
+        colours = reader.integer(table, path, "colours", None, maximum=LIMITS["setup count"])
         if players is None or main is None:
             dropped_rows = True
             continue

@@ -108,16 +108,25 @@ def _report_unknown_grid_names(game: Game, component: Component, index: int, gri
         known = getattr(game, key)
         if key in game.unreadable or not known:
             continue
-        for name in names:
-            if name in known:
-                continue
-            found = True
+        unknown = [name for name in dict.fromkeys(names) if name not in known]
+        if not unknown:
+            continue
+        found = True
+        line = game.manifest.line_of("components", component.id, "grid", index, key) if game.manifest else None
+        line = line or (grid.source.line if grid.source else None)
+        if len(unknown) > _MOST_NAMED:  # a pasted list of thousands: one error, not one each
+            report.error(f"component {component.id!r}: the grid names {len(unknown):,} unknown {key}: "
+                         f"{listed(map(repr, unknown))}", manifest_file(game), line, f"known {key}: {', '.join(known)}")
+            continue
+        for name in unknown:
             hint = closest(name, known)
-            line = game.manifest.line_of("components", component.id, "grid", index, key) if game.manifest else None
             report.error(f"component {component.id!r}: the grid names an unknown {attribute} {name!r}",
-                         manifest_file(game), line or (grid.source.line if grid.source else None),
+                         manifest_file(game), line,
                          f"did you mean {hint!r}?" if hint else f"known {key}: {', '.join(known)}")
     return found
+
+
+_MOST_NAMED = 20  # unknown names of one grid key said one by one; more are one error that lists the first
 
 
 def count_slips(game: Game, component: Component) -> list[tuple[Card, int, GridRule]]:

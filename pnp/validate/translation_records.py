@@ -23,9 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from markdown_it.tree import SyntaxTreeNode
-
-from pnp.compose.markdown import make_markdown, match_heading_id
+from pnp.compose.markdown_source import make_markdown, match_heading_id, syntax_tree
 from pnp.diagnostics import DataError, Diagnostic, Level, Report
 from pnp.files.atomic import atomic_write
 from pnp.load.game_folder import game_argument
@@ -47,7 +45,7 @@ class Section:
 def split_sections(text: str) -> list[Section]:
     """Sections by heading, found by the Markdown parser (a '#' inside a code block is no heading)."""
     lines = text.split("\n")
-    tree = SyntaxTreeNode(make_markdown().parse(text))
+    tree = syntax_tree(make_markdown().parse(text))
     starts = []
     for node in tree.children:
         if node.type == "heading" and node.map:
@@ -219,11 +217,12 @@ def _game_texts(game: Game) -> Iterator[tuple[str, Mapping[str, object]]]:
         yield f"components.{component.id}.description", component.descriptions
 
 
-def orphan_records(game: Game, lang: str, source_ids: Collection[str],
+def orphan_records(game: Game, lang: str, source_ids: Collection[str] | None,
                    text_keys: Mapping[str, Collection[str]] | None = None) -> list[Diagnostic]:
     """Records of sections (and, given ``text_keys`` per group, of card and game.toml texts) the source
     does not have (renamed or deleted since, or a typo in a hand edit): they would sit in the file
-    unnoticed. A file that cannot be read is reported where it is loaded."""
+    unnoticed. A file that cannot be read is reported where it is loaded; ``source_ids`` None: the
+    source text's sections are unknown (it has none, or is not there: reported), so none is an orphan."""
     path = sources_path(game, lang)
     try:
         doc = load_toml(path) if path.is_file() else None
@@ -233,7 +232,7 @@ def orphan_records(game: Game, lang: str, source_ids: Collection[str],
         return []
     found = []
     sections = doc.data.get("sections")
-    if isinstance(sections, Mapping):
+    if isinstance(sections, Mapping) and source_ids is not None:
         found += [Diagnostic(Level.WARNING, f"{path.name} records section {section_id!r}, which "
                              f"rules/{game.source_language}.md does not have", path,
                              doc.line_of("sections", section_id),

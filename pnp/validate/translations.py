@@ -35,7 +35,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pnp.compose.markdown import swallowing_line
+from pnp.compose.markdown_source import swallowing_line
 from pnp.compose.rule_names import compute_results
 from pnp.compose.ruletext import load_rule_text
 from pnp.diagnostics import DataError, Level, Report

@@ -64,3 +64,73 @@ def test_svg_with_too_many_elements_is_refused_before_svglib(tmp_path: Path) -> 
             b'<svg xmlns="http://www.w3.org/2000/svg">&b;</svg>')
     with pytest.raises(DataError, match="declares XML entities"):
         parse_svg(bomb, "SVG x.svg", None)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('ranks = "1-5"', 'ranks = "1-99999999999999999999"',
+     "components.deck.grid[1].ranks: ranks '1-99999999999999999999' are more than 1,000 ranks\n"
+     '    fix: write "1-13"'),
+    ('ranks = "1-5"', "ranks = [" + ", ".join(["1"] * 1001) + "]",
+     "components.deck.grid[1].ranks: 1,001 ranks are more than 1,000\n    fix: list the ranks the grid has"),
+    ("copies = 1", "copies = 1000000000000",
+     "components.deck.grid[1].copies: must be at most 10,000, found 1000000000000\n"
+     "    fix: check the number: a typo of a few digits?"),
+    ("in_play = 10", "in_play = 100000000000000000000000",
+     "setup[1].in_play: must be at most 100,000, found 100000000000000000000000\n"
+     "    fix: check the number: a typo of a few digits?"),
+    ("hand = 2", "hand = 100001", "setup[1].hand: must be at most 100,000, found 100001"),
+    ("revealed = 1", "revealed = " + "9" * 50,
+     "setup[1].revealed: must be at most 100,000, found 9999999999999999999999999999999999999..."),
+])
+def test_counts_out_of_range_are_errors_at_their_key(tmp_path: Path, old: str, new: str, message: str) -> None:
+    game = mini_game(tmp_path)
+    line = _replace(game, old, new)
+    result = check(game)
+    assert result.exit_code == 1
+    assert any(error.startswith(f"data/mini/game.toml:{line}: error: {message}") for error in errors(result)), \
+        result.output
+
+
+def test_a_grid_of_too_many_cells_is_one_error_and_its_unknown_names_another(tmp_path: Path) -> None:
+    game = mini_game(tmp_path)
+    line = _replace(game, 'colours = ["red", "blue"]', "colours = [" + ",".join(f'"c{i}"' for i in range(20_000)) + "]")
+    _replace(game, 'ranks = "1-5"', 'ranks = "1-1000"')
+    result = check(game)
+    assert result.exit_code == 1
+    found = errors(result)
+    assert (f"data/mini/game.toml:{line - 2}: error: components.deck.grid[1]: a grid of 20,000 × 1,000 cards is more "
+            "than 100,000\n    fix: split it, or check its suits, colours and ranks") in found
+    assert (f"data/mini/game.toml:{line}: error: component 'deck': the grid names 20,000 unknown colours: 'c0', 'c1', "
+            "'c2', 'c3' and 19996 more\n    fix: known colours: red, blue") in found
+    assert len(found) == 2, found
+
+
+def test_twenty_thousand_array_headers_index_their_lines_in_one_pass() -> None:
+    """Each [[header]] once looped over every array seen: 20,000 distinct ones took 10 s. The lines
+    must still be right, nested arrays restarting with their parent."""
+    from pnp.load.toml_lines import parse_toml
+
+    text = "".join(f"[[a{i}]]\nx = {i}\n" for i in range(20_000)) + "[[p]]\n[[p.q]]\n[[p.q]]\n[[p]]\n[[p.q]]\n"
+    doc = parse_toml(text, Path("game.toml"))
+    assert doc.line_of("a19999", 0, "x") == 40_000
+    assert doc.line_of("p", 1) == 40_004
+    assert doc.line_of("p", "q", 1) == 40_003
+    # the second [[p]] restarts the count of [[p.q]]: its first is index 0 again, not 2
+    assert ("p", "q", 2) not in doc.lines
+
+
+@pytest.mark.parametrize("key", ["[" + ".".join(["a"] * 50_000) + "]", "x." * 50_000 + "y = 1",
+                                 "t = { " + "a." * 50_000 + "b = 1 }"])
+def test_a_key_of_fifty_thousand_dotted_parts_is_an_error_before_tomllib(key: str) -> None:
+    from pnp.diagnostics import DataError
+    from pnp.load.toml_lines import parse_toml
+
+    with pytest.raises(DataError, match="malformed TOML: a key of more than 32 dotted parts") as raised:
+        parse_toml("id = 'x'\n" + key + "\n", Path("game.toml"))
+    assert raised.value.diagnostic.line == 2
+
+
+def test_dotted_words_in_a_string_are_no_key() -> None:
+    from pnp.load.toml_lines import parse_toml
+
+    assert parse_toml("d = '" + "a." * 100 + "'\n", Path("game.toml")).data["d"] == "a." * 100

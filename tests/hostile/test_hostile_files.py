@@ -141,3 +141,22 @@ def test_read_input_reads_at_most_the_cap(tmp_path: Path, monkeypatch: pytest.Mo
 def test_a_folder_is_no_input(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="expected a file but found a folder"):
         check_input(tmp_path, "text")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_manifest_that_is_a_named_pipe_is_called_one_not_missing(tmp_path: Path) -> None:
+    game = mini_game(tmp_path)
+    (game / "game.toml").unlink()
+    os.mkfifo(game / "game.toml")
+    result = check(game)
+    assert result.exit_code == 1
+    assert errors(result) == ["data/mini/game.toml: error: game.toml is a named pipe (FIFO), not a regular file: pnp "
+                              "reads only files\n    fix: replace it with the game's manifest file itself"]
+
+
+def test_a_data_folder_name_too_long_for_the_file_system_is_no_folder(tmp_path: Path) -> None:
+    from hostile_game import run
+
+    result = run("check", "--data", str(tmp_path / ("x" * 300)), "mini")
+    assert result.exit_code == 1
+    assert "error: no game 'mini': File name too long" in result.output
