@@ -65,7 +65,7 @@ def test_hints_name_a_game_outside_data_by_its_path(data: Path, tmp_path: Path, 
     elsewhere = data.rename(tmp_path / "elsewhere")
     monkeypatch.chdir(tmp_path)
     en = elsewhere / "two-ops" / "rules" / "en.md"
-    en.write_text(en.read_text(encoding="utf-8").replace("players that takes", "players, and takes", 1),
+    en.write_text(en.read_text(encoding="utf-8").replace("trick-free card game", "trick-free game", 1),
                   encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", "--data", "elsewhere", "two-ops"])
     assert "see the change with pnp i18n elsewhere/two-ops, update the translation, then pnp i18n " \

@@ -300,16 +300,16 @@ def test_an_unknown_field_one_level_down_is_named_with_its_owner_and_a_suggestio
 
 def test_a_source_typo_noted_while_the_data_has_errors_is_not_two_errors_in_the_translation(copy: Path) -> None:
     """With the game's data in error a misspelt source placeholder is a note; the translation, which was
-    right, still got "lacks {{ game.minutez }}" and "has {{ game.minutes }}" as errors."""
+    right, still got "lacks {{ game.titel }}" and "has {{ game.title }}" as errors."""
     from click.testing import CliRunner
 
     from pnp.cli import cli
 
-    edit(copy / "rules" / "en.md", "{{ game.minutes }}", "{{ game.minutez }}")
+    edit(copy / "rules" / "en.md", "{{ game.title }}", "{{ game.titel }}")
     edit(copy / "game.toml", "count = 52", "count = 53")  # a data error elsewhere
     result = CliRunner().invoke(cli, ["check", "--data", str(copy.parent), "two-ops"])
-    assert "game has no field 'minutez'" in result.output  # said once, at the source (as a note)
-    assert "lacks {{ game.minutez }}" not in result.output and "has {{ game.minutes }}" not in result.output
+    assert "game has no field 'titel'" in result.output  # said once, at the source (as a note)
+    assert "lacks {{ game.titel }}" not in result.output and "has {{ game.title }}" not in result.output
 
 
 def test_glossary_violation_is_a_warning(copy: Path) -> None:
@@ -345,7 +345,7 @@ def test_an_example_block_the_translation_dropped_is_asked_for_as_a_block(copy: 
 
 def test_template_reaching_internals_fails_the_check(copy: Path) -> None:
     ja = copy / "rules" / "ja.md"
-    edit(ja, "{{ game.minutes }}分", "{{ game.__class__.__mro__ }}分")
+    edit(ja, "{{ players.max }}人", "{{ game.__class__.__mro__ }}人")
     [error] = [d for d in check(copy).errors if "sandbox" in d.message]
     assert error.file == ja and error.line == line_of(ja, "__mro__")
 
