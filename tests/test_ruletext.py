@@ -93,7 +93,7 @@ def test_japanese_placeholders_and_soft_breaks(game: Game) -> None:
     assert "各プレイヤーに数字カードを6枚ずつ、裏向きで配ります。" in paragraphs
     overview = next(p for p in paragraphs if p.startswith("『ツー・オプス』"))
     # the source wraps this paragraph over three lines: joined without spaces between Japanese characters
-    assert "終わります。全員が同時に考えます。" in overview
+    assert "カードゲームです。全員が同時に考えます。" in overview
     assert " " not in overview.replace("Bill de Veas", "")
 
 

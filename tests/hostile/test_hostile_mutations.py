@@ -26,7 +26,9 @@ def test_a_source_language_no_rule_text_is_written_in_is_an_error_not_a_tracebac
                                                                      'source_language = "En"', 1), encoding="utf-8")
     result = check(game)
     assert result.exit_code == 1
-    assert any(error.startswith("data/two-ops/game.toml:5: error: source_language: 'En' is not in languages")
+    line = next(n for n, text in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("source_language"))
+    assert any(error.startswith(f"data/two-ops/game.toml:{line}: error: source_language: 'En' is not in languages")
                for error in errors(result)), result.output
 
 
