@@ -49,6 +49,7 @@ LIMITS: dict[str, int] = {
     "block depth": 20,  # {% if %}/{% for %} inside one another in one text
     "template tags": 2_000,  # {{ }} and {% %} in one rule text; the longest shipped one has 208
     "markdown depth": 40,  # lists, quotes, emphasis and links inside one another in a rule text
+    "label length": 500,  # characters of a title or name, set in a box it must fit: a 1 MB title never fitted
 }
 
 #: What each kind is called in messages

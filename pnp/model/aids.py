@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from pnp.load.guarded import LIMITS
 from pnp.model.fields import TomlReader, closest
 from pnp.model.game import AidSpec, Component, Game, Source
 
@@ -46,7 +47,7 @@ def read_aids(reader: TomlReader, data: dict[str, Any], game: Game) -> tuple[Aid
         reader.unknown_keys(table, path, AID_KEYS)
         aid_id = reader.string(table, path, "id")
         source = reader.string(table, path, "source")
-        titles = reader.languages_map(table, path, "title", game.languages)
+        titles = reader.languages_map(table, path, "title", game.languages, most=LIMITS["label length"])
         if not aid_id or not source:
             continue
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", aid_id):

@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.diagnostics import Report, clipped
 from pnp.load.game_folder import GAME_ID, LONGEST_GAME_ID, PLAYER_NAMES, GameFiles, load_files
+from pnp.load.guarded import LIMITS
 from pnp.model.aids import read_aids
 from pnp.model.components import is_inside, read_components, unreadable
 from pnp.model.fields import TomlReader
 from pnp.model.game import Example, Game, SeedNote, Source, Term
 from pnp.model.setup_rows import read_players, read_setup
+
+LABEL = LIMITS["label length"]  # a title or a name: set in a box it must fit
 
 if TYPE_CHECKING:
     pass
@@ -75,7 +78,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
     game = Game(
         id=game_id,
         path=files.path,
-        titles=reader.languages_map(data, (), "title", languages),
+        titles=reader.languages_map(data, (), "title", languages, most=LABEL),
         source_language=source_language,
         languages=tuple(languages),
         players=players or (1, 1),
@@ -91,7 +94,7 @@ def build_game(files: GameFiles, report: Report) -> Game | None:
         rules_data=files.rules_data,
         palette=_palette(reader, data),
         manifest=files.manifest,
-        subtitles=reader.languages_map(data, (), "subtitle", languages, required=False),
+        subtitles=reader.languages_map(data, (), "subtitle", languages, required=False, most=LABEL),
         translator_notes=reader.languages_map(data, (), "translator_note", languages, required=False),
         minutes=reader.integer(data, (), "minutes", None, minimum=1),
         age=reader.integer(data, (), "age", None, minimum=1),
@@ -176,7 +179,7 @@ def _terms(reader: TomlReader, data: dict[str, Any], key: str, languages: list[s
         colour = reader.string(table, path, "colour", None)
         terms[term_id] = Term(
             id=term_id,
-            names=reader.languages_map(table, path, "name", languages),
+            names=reader.languages_map(table, path, "name", languages, most=LABEL),
             rgb=rgb,
             colour=colour,
             symbol=reader.string(table, path, "symbol", None),

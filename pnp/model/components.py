@@ -121,7 +121,7 @@ def read_components(reader: TomlReader, files: GameFiles, game: Game, report: Re
         components[component_id] = Component(
             id=component_id,
             kind=kind,
-            names=reader.languages_map(table, path, "name", game.languages),
+            names=reader.languages_map(table, path, "name", game.languages, most=LIMITS["label length"]),
             count=count if count is not None else 0,
             count_known=count is not None or "count" not in table,
             fields_known=fields_read,

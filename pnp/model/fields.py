@@ -121,11 +121,13 @@ class TomlReader:
         return found
 
     def languages_map(self, table: dict[str, Any], path: Path_, key: str, languages: Iterable[str],
-                      required: bool = True) -> dict[str, str]:
+                      required: bool = True, most: int | None = None) -> dict[str, str]:
         """A per-language text such as ``title = { en = "...", ja = "..." }``.
 
         Every declared language must be present: a missing translation of a
         title or a card name is an error, not a blank on the printed page.
+        ``most``: the longest text taken, in characters, for a label that is fitted to a box (a 1 MB
+        title was shrunk and broken again at every size, for minutes).
         """
         value = table.get(key)
         if value is None:
@@ -144,6 +146,9 @@ class TomlReader:
         for lang, text in value.items():
             if not isinstance(text, str):
                 self.error(path + (key, lang), f"expected text, found {text!r}")
+            elif most is not None and len(text) > most:
+                self.error(path + (key, lang), f"{key} of {len(text):,} characters is longer than {most:,}",
+                           f"shorten it: a {key} is set in a box on the page or the card", language=lang)
             elif lang not in languages:
                 self.warning(path + (key, lang), f"language {lang!r} is not declared in 'languages'",
                              "add it to languages, or remove this text")

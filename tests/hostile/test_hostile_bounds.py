@@ -134,3 +134,14 @@ def test_dotted_words_in_a_string_are_no_key() -> None:
     from pnp.load.toml_lines import parse_toml
 
     assert parse_toml("d = '" + "a." * 100 + "'\n", Path("game.toml")).data["d"] == "a." * 100
+
+
+def test_a_title_of_a_megabyte_is_an_error_not_minutes_of_fitting(tmp_path: Path) -> None:
+    """A 1 MB title was shrunk and broken again at every size in the default back's box: the build never
+    ended. Titles and names are labels set in boxes; past 500 characters they are refused in check."""
+    game = mini_game(tmp_path)
+    line = _replace(game, 'en = "Mini"', f'en = "{"Mini " * 200_000}"')
+    result = check(game)
+    assert result.exit_code == 1
+    assert (f"data/mini/game.toml:{line}: error: title.en: title of 1,000,000 characters is longer than 500\n"
+            "    fix: shorten it: a title is set in a box on the page or the card") in errors(result), result.output
