@@ -57,12 +57,7 @@ def draw_line(canvas: Canvas, line: Line, x: float, baseline: float, size: float
             if text_object is not None:
                 canvas.drawText(text_object)
                 text_object = None
-            canvas.saveState()
-            if ink is None:
-                run.draw(canvas, cursor, baseline, size)
-            else:
-                run.draw(canvas, cursor, baseline, size, ink=ink)
-            canvas.restoreState()
+            _draw_icon(canvas, run, cursor, baseline, size, ink)
         cursor += piece.width
     if text_object is not None:
         canvas.drawText(text_object)
@@ -121,12 +116,7 @@ def _draw_spaced(canvas: Canvas, line: Line, x: float, baseline: float, size: fl
     for piece in line.pieces:
         run = piece.run
         if not isinstance(run, Text):
-            canvas.saveState()
-            if ink is None:
-                run.draw(canvas, cursor, baseline, size)
-            else:
-                run.draw(canvas, cursor, baseline, size, ink=ink)
-            canvas.restoreState()
+            _draw_icon(canvas, run, cursor, baseline, size, ink)
             cursor += piece.width + (gap if places[offset] else 0.0)
             offset += 1
             continue
@@ -155,3 +145,13 @@ def _draw_spaced(canvas: Canvas, line: Line, x: float, baseline: float, size: fl
             text_object.setCharSpace(0.0)
         canvas.drawText(text_object)
         offset += len(run.text)
+
+
+def _draw_icon(canvas: Canvas, run: Icon, x: float, baseline: float, size: float, ink: str | None) -> None:
+    """An inline icon in a state of its own; ``ink``, where given, is the text's colour for a one-colour icon."""
+    canvas.saveState()
+    if ink is None:
+        run.draw(canvas, x, baseline, size)
+    else:
+        run.draw(canvas, x, baseline, size, ink=ink)
+    canvas.restoreState()
